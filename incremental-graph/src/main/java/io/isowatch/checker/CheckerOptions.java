@@ -1,0 +1,55 @@
+package io.isowatch.checker;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What to check and how: the consistency models and extra anomalies that make a history invalid,
+ * how far out of order events may arrive, and the budget of the cycle search.
+ *
+ * @param consistencyModels models the history must satisfy, by Elle name (empty for none)
+ * @param anomalies         further anomalies to prohibit, by Elle name
+ * @param reorderWindow     how many events may arrive ahead of an event with a smaller index;
+ *                          0 when events arrive in index order
+ * @param cycleSearchBudget edges a single cycle search may visit before it gives up and the
+ *                          verdict becomes unknown
+ */
+public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
+                             long cycleSearchBudget) {
+
+    /** Elle's default: strict-serializable. */
+    public static final Set<String> DEFAULT_MODELS = Set.of("strict-serializable");
+    public static final long DEFAULT_CYCLE_SEARCH_BUDGET = 5_000_000L;
+
+    public CheckerOptions {
+        consistencyModels = Set.copyOf(Objects.requireNonNull(consistencyModels, "consistencyModels"));
+        anomalies = Set.copyOf(Objects.requireNonNull(anomalies, "anomalies"));
+        if (reorderWindow < 0) {
+            throw new IllegalArgumentException("reorderWindow must be >= 0, got " + reorderWindow);
+        }
+        if (cycleSearchBudget <= 0) {
+            throw new IllegalArgumentException("cycleSearchBudget must be > 0, got " + cycleSearchBudget);
+        }
+    }
+
+    /** Strict-serializable, no extra anomalies, in-order delivery. */
+    public static CheckerOptions defaults() {
+        return new CheckerOptions(DEFAULT_MODELS, Set.of(), 0, DEFAULT_CYCLE_SEARCH_BUDGET);
+    }
+
+    public CheckerOptions withModels(Set<String> models) {
+        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget);
+    }
+
+    public CheckerOptions withAnomalies(Set<String> extra) {
+        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget);
+    }
+
+    public CheckerOptions withReorderWindow(int window) {
+        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget);
+    }
+
+    public CheckerOptions withCycleSearchBudget(long budget) {
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget);
+    }
+}

@@ -1,0 +1,42 @@
+package io.isowatch.checker;
+
+import io.isowatch.history.Op;
+
+/** The checker's error texts, kept together so their wording stays consistent. */
+final class Messages {
+
+    private Messages() {
+    }
+
+    static String where(Op op) {
+        return op.sourceLine() > 0 ? "line " + op.sourceLine() + " (index " + op.index() + ")"
+                : "index " + op.index();
+    }
+
+    static String late(Op op, long lastReleased, int window) {
+        return where(op) + ": event arrived after index " + lastReleased
+                + " was already checked; it is more than " + window
+                + " events out of order (raise the reorder window, --reorder-window)";
+    }
+
+    static String doubleInvoke(Op op, Op open) {
+        return where(op) + ": process " + op.process() + " invoked a new transaction while its invocation at "
+                + where(open) + " had not completed";
+    }
+
+    static String orphanCompletion(Op op) {
+        return where(op) + ": " + op.type().jepsenName() + " completion for process " + op.process()
+                + ", which has no open invocation";
+    }
+
+    static String reusedAfterInfo(Op op, Op info) {
+        return where(op) + ": process " + op.process() + " invoked again after its :info completion at "
+                + where(info) + "; a crashed process must not be reused";
+    }
+
+    static String duplicateAppend(Op op, String key, String value, long otherIndex) {
+        return where(op) + ": value " + value + " appended to key " + key
+                + " more than once (also by the transaction invoked at index " + otherIndex
+                + "); list-append needs unique values per key";
+    }
+}

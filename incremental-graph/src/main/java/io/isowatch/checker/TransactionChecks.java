@@ -1,0 +1,102 @@
+package io.isowatch.checker;
+
+import io.isowatch.history.MicroOp;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks a committed transaction on its own, as Elle's internal and future-read rules do.
+ * Transactions are short, so these scan their micro-ops directly: O(n^2 + elements read).
+ */
+final class TransactionChecks {
+
+    private TransactionChecks() {
+    }
+
+    /** An internal-consistency violation: the read at {@code mopIndex} should have been {@code expected}. */
+    record InternalCase(int mopIndex, long[] expected, boolean unknownPrefix) {
+    }
+
+    /** A read at {@code mopIndex} that holds {@code element}, which this transaction appends later. */
+    record FutureReadCase(int mopIndex, long element) {
+    }
+
+    /**
+     * The first read that disagrees with the transaction's own earlier steps on that key: its
+     * latest earlier read followed by its appends since, or, with no earlier read, those appends
+     * as a suffix. Null when there is none.
+     */
+    static InternalCase internal(List<MicroOp> mops) {
+        for (int i = 0; i < mops.size(); i++) {
+            if (!(mops.get(i) instanceof MicroOp.Read read) || !read.known()) {
+                continue;
+            }
+            long key = read.key();
+            List<Long> appended = new ArrayList<>();
+            long[] base = null;
+            for (int j = i - 1; j >= 0; j--) {
+                MicroOp earlier = mops.get(j);
+                if (earlier.key() != key) {
+                    continue;
+                }
+                if (earlier instanceof MicroOp.Append a) {
+                    appended.add(0, a.value());
+                } else if (earlier instanceof MicroOp.Read r && r.known()) {
+                    base = r.values();
+                    break;
+                }
+            }
+            if (base == null && appended.isEmpty()) {
+                continue;
+            }
+            long[] expected = concat(base == null ? new long[0] : base, appended);
+            boolean ok = base != null ? java.util.Arrays.equals(expected, read.values())
+                    : endsWith(read.values(), expected);
+            if (!ok) {
+                return new InternalCase(i, expected, base == null);
+            }
+        }
+        return null;
+    }
+
+    /** The first element a read holds that the same transaction appends only later; null if none. */
+    static FutureReadCase futureRead(List<MicroOp> mops) {
+        for (int i = 0; i < mops.size(); i++) {
+            if (!(mops.get(i) instanceof MicroOp.Append append)) {
+                continue;
+            }
+            for (int j = 0; j < i; j++) {
+                if (mops.get(j) instanceof MicroOp.Read r && r.known() && r.key() == append.key()) {
+                    for (long e : r.values()) {
+                        if (e == append.value()) {
+                            return new FutureReadCase(j, e);
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static long[] concat(long[] base, List<Long> tail) {
+        long[] out = java.util.Arrays.copyOf(base, base.length + tail.size());
+        for (int i = 0; i < tail.size(); i++) {
+            out[base.length + i] = tail.get(i);
+        }
+        return out;
+    }
+
+    private static boolean endsWith(long[] values, long[] suffix) {
+        if (values.length < suffix.length) {
+            return false;
+        }
+        int offset = values.length - suffix.length;
+        for (int i = 0; i < suffix.length; i++) {
+            if (values[offset + i] != suffix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

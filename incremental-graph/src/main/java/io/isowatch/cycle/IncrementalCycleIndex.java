@@ -1,0 +1,274 @@
+package io.isowatch.cycle;
+
+import io.isowatch.collect.IntList;
+import io.isowatch.graph.DependencyGraph;
+
+import java.util.Arrays;
+
+/**
+ * Keeps the strongly connected components of a growing graph and a topological order of their
+ * condensation, so that each new edge is classified as harmless, or as one that closes cycles.
+ *
+ * <p>The order is maintained with Pearce and Kelly's dynamic topological sort ("A Dynamic
+ * Topological Sort Algorithm for Directed Acyclic Graphs", JEA 2006): an edge that agrees with
+ * the order costs O(1); one that points backwards searches only the affected region between its
+ * ends, in both directions, and reorders that region. When the forward search reaches the
+ * source, the nodes on paths back to it become one component (union-find with member lists), so
+ * the order stays a topological order of the condensation. Amortised cost per edge is
+ * proportional to the affected region.
+ *
+ * <p>The caller adds edges to the graph first and then reports them here. Not thread-safe.
+ */
+public final class IncrementalCycleIndex {
+
+    /** Returned by {@link #edgeAdded} when the edge closes no cycle. */
+    public static final int NO_CYCLE = -1;
+
+    private final DependencyGraph graph;
+
+    private int[] ord = new int[1024];
+    private int[] parent = new int[1024];
+    private int[] memberNext = new int[1024];
+    private int[] memberTail = new int[1024];
+    private int[] componentSize = new int[1024];
+    private int[] mark = new int[1024];
+    private long[] tags = new long[1024];
+    private int epoch;
+    private int nodes;
+    private int nextOrd;
+
+    private final IntList forward = new IntList();
+    private final IntList backward = new IntList();
+    private final IntList stack = new IntList();
+
+    public IncrementalCycleIndex(DependencyGraph graph) {
+        this.graph = graph;
+    }
+
+    /** Registers nodes up to {@code node}, each placed after every node so far. */
+    public void ensureNode(int node) {
+        while (nodes <= node) {
+            if (nodes == ord.length) {
+                int cap = ord.length * 2;
+                ord = Arrays.copyOf(ord, cap);
+                parent = Arrays.copyOf(parent, cap);
+                memberNext = Arrays.copyOf(memberNext, cap);
+                memberTail = Arrays.copyOf(memberTail, cap);
+                componentSize = Arrays.copyOf(componentSize, cap);
+                mark = Arrays.copyOf(mark, cap);
+                tags = Arrays.copyOf(tags, cap);
+            }
+            int n = nodes++;
+            ord[n] = nextOrd++;
+            parent[n] = n;
+            memberNext[n] = -1;
+            memberTail[n] = n;
+            componentSize[n] = 1;
+        }
+    }
+
+    /** The representative of the component holding {@code node}. */
+    public int component(int node) {
+        int root = node;
+        while (parent[root] != root) {
+            root = parent[root];
+        }
+        while (parent[node] != root) {
+            int next = parent[node];
+            parent[node] = root;
+            node = next;
+        }
+        return root;
+    }
+
+    /** Number of transactions in the component whose representative is {@code rep}. */
+    public int componentSize(int rep) {
+        return componentSize[component(rep)];
+    }
+
+    /** The members of a component: start at the representative, follow {@link #nextMember}. */
+    public int nextMember(int node) {
+        return memberNext[node];
+    }
+
+    /**
+     * Accounts for the edge {@code from -> to}, already in the graph. Returns the representative
+     * of the component it lies in when that component is cyclic (the edge closed a new cycle or
+     * lies inside a cyclic component), else {@link #NO_CYCLE}.
+     */
+    public int edgeAdded(int from, int to) {
+        ensureNode(Math.max(from, to));
+        int rf = component(from);
+        int rt = component(to);
+        if (rf == rt) {
+            return componentSize[rf] > 1 ? rf : NO_CYCLE;
+        }
+        if (ord[rf] < ord[rt]) {
+            return NO_CYCLE;
+        }
+        int lower = ord[rt];
+        int upper = ord[rf];
+        int forwardMark = ++epoch;
+        boolean cycle = searchForward(rt, upper, forwardMark, rf);
+        int backwardMark = ++epoch;
+        searchBackward(rf, lower, backwardMark);
+        if (!cycle) {
+            reorder(NO_CYCLE);
+            return NO_CYCLE;
+        }
+        int merged = mergeOnPaths(forwardMark, backwardMark);
+        reorder(merged);
+        return merged;
+    }
+
+    private boolean searchForward(int start, int upper, int visitMark, int goal) {
+        forward.clear();
+        stack.clear();
+        stack.add(start);
+        mark[start] = visitMark;
+        boolean reached = false;
+        while (!stack.isEmpty()) {
+            int rep = stack.get(stack.size() - 1);
+            stack.swapRemove(stack.size() - 1);
+            forward.add(rep);
+            if (rep == goal) {
+                reached = true;
+                continue;
+            }
+            for (int m = rep; m >= 0; m = memberNext[m]) {
+                for (int e = graph.firstOut(m); e >= 0; e = graph.nextOut(e)) {
+                    int t = component(graph.target(e));
+                    if (mark[t] != visitMark && ord[t] <= upper) {
+                        mark[t] = visitMark;
+                        stack.add(t);
+                    }
+                }
+            }
+        }
+        return reached;
+    }
+
+    private void searchBackward(int start, int lower, int visitMark) {
+        backward.clear();
+        stack.clear();
+        stack.add(start);
+        int forwardMark = visitMark - 1;
+        boolean startInForward = mark[start] == forwardMark;
+        // A node seen by both searches carries the backward mark; remember forward membership first.
+        if (!startInForward) {
+            mark[start] = visitMark;
+        } else {
+            mark[start] = -visitMark;
+        }
+        while (!stack.isEmpty()) {
+            int rep = stack.get(stack.size() - 1);
+            stack.swapRemove(stack.size() - 1);
+            backward.add(rep);
+            for (int m = rep; m >= 0; m = memberNext[m]) {
+                for (int e = graph.firstIn(m); e >= 0; e = graph.nextIn(e)) {
+                    int s = component(graph.source(e));
+                    int mk = mark[s];
+                    if (mk == visitMark || mk == -visitMark || ord[s] < lower) {
+                        continue;
+                    }
+                    mark[s] = mk == forwardMark ? -visitMark : visitMark;
+                    stack.add(s);
+                }
+            }
+        }
+    }
+
+    /** Merges the components seen by both searches (they lie on paths closing the cycle). */
+    private int mergeOnPaths(int forwardMark, int backwardMark) {
+        int merged = -1;
+        for (int i = 0; i < backward.size(); i++) {
+            int rep = backward.get(i);
+            if (mark[rep] != -backwardMark) {
+                continue;
+            }
+            if (merged < 0) {
+                merged = rep;
+            } else {
+                merged = union(merged, rep);
+            }
+        }
+        return merged;
+    }
+
+    private int union(int a, int b) {
+        if (componentSize[a] < componentSize[b]) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        memberNext[memberTail[a]] = b;
+        memberTail[a] = memberTail[b];
+        componentSize[a] += componentSize[b];
+        tags[a] |= tags[b];
+        ord[a] = Math.min(ord[a], ord[b]);
+        return a;
+    }
+
+    /**
+     * Pearce–Kelly reordering: the backward set (minus the merged component) first, then the
+     * merged component, then the forward set, in the slots the affected nodes held before.
+     */
+    private void reorder(int merged) {
+        IntList slots = new IntList(forward.size() + backward.size());
+        IntList sequence = new IntList(forward.size() + backward.size());
+        appendSorted(backward, merged, sequence, slots);
+        if (merged >= 0) {
+            sequence.add(merged);
+        }
+        appendSorted(forward, merged, sequence, slots);
+        int[] pool = slots.toArray();
+        if (merged >= 0) {
+            // The merged component also needs a slot; it reuses the smallest slot its parts held.
+            pool = Arrays.copyOf(pool, pool.length + 1);
+            pool[pool.length - 1] = ord[merged];
+        }
+        Arrays.sort(pool);
+        for (int i = 0; i < sequence.size(); i++) {
+            ord[sequence.get(i)] = pool[i];
+        }
+    }
+
+    private void appendSorted(IntList reps, int merged, IntList sequence, IntList slots) {
+        int[] live = new int[reps.size()];
+        int n = 0;
+        for (int i = 0; i < reps.size(); i++) {
+            int r = reps.get(i);
+            if (parent[r] == r && r != merged && (merged < 0 || component(r) != merged)) {
+                live[n++] = r;
+            }
+        }
+        Integer[] boxed = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            boxed[i] = live[i];
+        }
+        Arrays.sort(boxed, (x, y) -> Integer.compare(ord[x], ord[y]));
+        for (Integer r : boxed) {
+            sequence.add(r);
+            slots.add(ord[r]);
+        }
+    }
+
+    /**
+     * Bits the caller keeps per component (the checker: which anomaly types were found in it).
+     * Merging components unites their bits.
+     */
+    public long tags(int node) {
+        return tags[component(node)];
+    }
+
+    /** Adds {@code bits} to the tags of {@code node}'s component. */
+    public void addTags(int node, long bits) {
+        tags[component(node)] |= bits;
+    }
+
+    /** The position of a component in the topological order (for tests). */
+    int order(int node) {
+        return ord[component(node)];
+    }
+}

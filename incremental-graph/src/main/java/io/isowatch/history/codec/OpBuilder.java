@@ -1,0 +1,232 @@
+package io.isowatch.history.codec;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+
+/**
+ * Collects the fields of one op as a format reader parses them, in whatever order they come,
+ * and turns them into an {@link Op} (or a skip) at the end of the op. Shared by the JSON and
+ * EDN readers so both apply one set of rules.
+ *
+ * <p>Faults in {@code f} and {@code value} are deferred until the op is complete: a non-client
+ * op (the nemesis) may carry any value at all, and its {@code process} may come after its
+ * {@code value}. Only the first deferred fault is kept. The scratch buffers are reused from op
+ * to op, so parsing allocates little beyond the ops themselves.
+ */
+final class OpBuilder {
+
+    private static final long[] NO_VALUES = new long[0];
+
+    private static final int PROCESS_MISSING = 0;
+    private static final int PROCESS_CLIENT = 1;
+    private static final int PROCESS_OTHER = 2;
+
+    private static final int F_MISSING = 0;
+    private static final int F_TXN = 1;
+    private static final int F_OTHER = 2;
+
+    private final String sourceName;
+    private final AtomTable atoms;
+    private long ordinal;
+    private long skipped;
+
+    private long line;
+    private int column;
+    private boolean hasIndex;
+    private long index;
+    private long time;
+    private OpType type;
+    private int processKind;
+    private long process;
+    private int fKind;
+    private String fText;
+    private boolean valueSeen;
+    private HistoryFormatException deferred;
+    private final ArrayList<MicroOp> microOps = new ArrayList<>();
+    private long[] reads = new long[16];
+    private int readCount;
+
+    OpBuilder(String sourceName, AtomTable atoms) {
+        this.sourceName = sourceName;
+        this.atoms = atoms;
+    }
+
+    String sourceName() {
+        return sourceName;
+    }
+
+    /** Non-client ops skipped so far. */
+    long skipped() {
+        return skipped;
+    }
+
+    /** Starts an op whose opening brace sits at this line and column. */
+    void begin(long opLine, int opColumn) {
+        line = opLine;
+        column = opColumn;
+        hasIndex = false;
+        time = -1;
+        type = null;
+        processKind = PROCESS_MISSING;
+        fKind = F_MISSING;
+        fText = null;
+        valueSeen = false;
+        deferred = null;
+        microOps.clear();
+    }
+
+    void index(long value) {
+        hasIndex = true;
+        index = value;
+    }
+
+    void time(long value) {
+        time = value;
+    }
+
+    void type(OpType value) {
+        type = value;
+    }
+
+    void clientProcess(long value) {
+        processKind = PROCESS_CLIENT;
+        process = value;
+    }
+
+    void nonClientProcess() {
+        processKind = PROCESS_OTHER;
+    }
+
+    void fTxn() {
+        fKind = F_TXN;
+    }
+
+    /** Records an {@code f} other than txn, rendered for a message. */
+    void fOther(String rendered) {
+        fKind = F_OTHER;
+        fText = rendered;
+    }
+
+    /** Starts the {@code value} field: an empty list of micro-ops. */
+    void beginValue() {
+        valueSeen = true;
+        microOps.clear();
+    }
+
+    /** Records a fault that matters only if this op turns out to be a client op. */
+    void defer(HistoryFormatException fault) {
+        valueSeen = true;
+        if (deferred == null) {
+            deferred = fault;
+        }
+    }
+
+    void append(long key, long value) {
+        microOps.add(new MicroOp.Append(key, value));
+    }
+
+    void write(long key, long value) {
+        microOps.add(new MicroOp.Write(key, value));
+    }
+
+    /** A read whose result is unknown ({@code nil}). */
+    void readUnknown(long key) {
+        microOps.add(new MicroOp.Read(key, null));
+    }
+
+    /** A register read of a single value. */
+    void readScalar(long key, long value) {
+        microOps.add(new MicroOp.Read(key, new long[] {value}));
+    }
+
+    void beginReadList() {
+        readCount = 0;
+    }
+
+    void readElement(long value) {
+        if (readCount == reads.length) {
+            reads = Arrays.copyOf(reads, reads.length * 2);
+        }
+        reads[readCount++] = value;
+    }
+
+    void endReadList(long key) {
+        long[] values = readCount == 0 ? NO_VALUES : Arrays.copyOf(reads, readCount);
+        microOps.add(new MicroOp.Read(key, values));
+    }
+
+    /** The atom of a string key or value. */
+    long stringAtom(String s) {
+        return atoms.ofString(s);
+    }
+
+    /**
+     * The atom of an integer key or value.
+     *
+     * @throws HistoryFormatException when the integer falls in the band reserved for strings
+     */
+    long integerAtom(long value, long atLine, int atColumn, int position) {
+        try {
+            return AtomTable.ofInteger(value);
+        } catch (IllegalArgumentException e) {
+            throw fault(atLine, atColumn, "value", Long.toString(value),
+                    "micro-op " + position + ": " + CodecMessages.reservedInteger(Long.toString(value), e.getMessage()));
+        }
+    }
+
+    /**
+     * Completes the op.
+     *
+     * @return the op, or null when it belongs to a non-client process and is skipped
+     * @throws HistoryFormatException when a required field is missing or a deferred fault applies
+     */
+    Op finish() {
+        long ordinalIndex = ordinal++;
+        if (type == null) {
+            throw missing("type");
+        }
+        if (processKind == PROCESS_MISSING) {
+            throw missing("process");
+        }
+        if (processKind == PROCESS_OTHER) {
+            skipped++;
+            return null;
+        }
+        if (fKind == F_MISSING) {
+            throw missing("f");
+        }
+        if (fKind == F_OTHER) {
+            throw fault(line, -1, "f", fText, CodecMessages.notTxn(fText));
+        }
+        if (deferred != null) {
+            throw deferred;
+        }
+        if (!valueSeen) {
+            throw missing("value");
+        }
+        return new Op(hasIndex ? index : ordinalIndex, time, type, process, microOps, line);
+    }
+
+    private HistoryFormatException missing(String field) {
+        return fault(line, -1, field, null, CodecMessages.missingField());
+    }
+
+    HistoryFormatException fault(long atLine, int atColumn, String field, String valueText, String detail) {
+        return new HistoryFormatException(sourceName, atLine, atColumn, field, valueText, detail);
+    }
+
+    /** The line of the op being built. */
+    long line() {
+        return line;
+    }
+
+    /** The column of the op being built. */
+    int column() {
+        return column;
+    }
+}

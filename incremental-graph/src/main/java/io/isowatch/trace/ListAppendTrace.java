@@ -1,0 +1,394 @@
+package io.isowatch.trace;
+
+import io.isowatch.collect.IntList;
+import io.isowatch.collect.LongIntMap;
+import io.isowatch.collect.LongList;
+import io.isowatch.graph.EdgeKind;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The version trace of one list-append key: what its reads reveal of the order of appends, and
+ * the ww, wr and rw edges that order implies, as Elle infers them.
+ *
+ * <p>Every read of a key must be a prefix of one list, so the longest read seen so far is the
+ * version order, and it only ever grows at its end. That makes each inference final when it is
+ * made: a read of {@code [.. e]} depends on {@code e}'s writer (wr) and anti-depends on the
+ * writer of the element after {@code e} (rw), consecutive elements' writers are ordered (ww),
+ * and none of this changes when longer reads arrive. Edges to a writer whose completion has not
+ * arrived wait in a {@link WaiterPool}; writers that abort get no edges. The one inference that
+ * needs the key to settle is Elle's placing of appends nobody read after the last observed
+ * element: {@link #settle} does it, once no later read can come.
+ *
+ * <p>A key whose reads contradict each other ({@code incompatible-order}) has no version order.
+ * Its trace keeps the order it had and stops extending it; wr edges still follow from the
+ * elements read. Elle instead takes the longest read, chosen arbitrarily among contradicting
+ * ones; the verdict is invalid either way.
+ *
+ * <p>Costs: a read of length L costs O(L) for the prefix check plus O(1) per edge; memory is
+ * O(appends) per key. Not thread-safe.
+ */
+public final class ListAppendTrace {
+
+    private static final byte WAIT_WR = 0;
+    private static final byte WAIT_RW = 1;
+
+    private final long key;
+    private final WaiterPool waiters;
+
+    private final LongList order = new LongList();
+    private final LongIntMap position = new LongIntMap();
+    private final IntList revealer = new IntList();
+    private final LongIntMap writer = new LongIntMap();
+    private LongIntMap intermediate;
+    private LongIntMap waiting;
+    private final IntList frontier = new IntList();
+    private int firstDuplicate = Integer.MAX_VALUE;
+    private boolean broken;
+
+    // Elle's dirty-update scan, advanced as writers' outcomes become known.
+    private int scanPosition;
+    private int scanAnchorTxn = -1;
+    private boolean scanAnchorFailed;
+    private int scanAnchorPosition = -1;
+
+    ListAppendTrace(long key, WaiterPool waiters) {
+        this.key = key;
+        this.waiters = waiters;
+    }
+
+    public long key() {
+        return key;
+    }
+
+    /**
+     * Claims {@code element} for {@code txn} at its invocation. Returns the transaction that
+     * already claimed it, or {@link LongIntMap#MISSING}.
+     */
+    public int claim(long element, int txn, boolean intermediateAppend) {
+        int previous = writer.get(element);
+        if (previous != LongIntMap.MISSING) {
+            return previous;
+        }
+        writer.put(element, txn);
+        if (intermediateAppend) {
+            if (intermediate == null) {
+                intermediate = new LongIntMap();
+            }
+            intermediate.put(element, txn);
+        }
+        return LongIntMap.MISSING;
+    }
+
+    /** The transaction that appended {@code element}, or {@link LongIntMap#MISSING}. */
+    public int writerOf(long element) {
+        return writer.get(element);
+    }
+
+    /** Number of elements in the version order (the longest read). */
+    public int orderLength() {
+        return order.size();
+    }
+
+    /** The first {@code length} elements of the version order. */
+    public long[] prefix(int length) {
+        return order.prefix(length);
+    }
+
+    /**
+     * Takes a read by {@code reader}; returns true when it is a prefix of the version order (so
+     * it can be stored as its length). {@code committedReader} enables the checks Elle applies
+     * only to committed reads (G1b).
+     */
+    public boolean read(int reader, long[] values, boolean committedReader, TxnStatus status, TraceListener out) {
+        int length = values.length;
+        int common = Math.min(length, order.size());
+        boolean compatible = true;
+        for (int i = 0; i < common; i++) {
+            if (values[i] != order.get(i)) {
+                compatible = false;
+                break;
+            }
+        }
+        if (!compatible) {
+            if (!broken) {
+                broken = true;
+                long[] known = order.toArray();
+                boolean shorter = length <= known.length;
+                out.incompatibleOrder(key, shorter ? values : known, shorter ? known : values);
+            }
+        } else if (length > order.size() && !broken) {
+            extend(values, reader, status, out);
+        }
+        boolean hasDuplicates = compatible ? length > firstDuplicate : countDuplicates(values) != null;
+        if (hasDuplicates) {
+            out.duplicateElements(reader, key, countDuplicates(values));
+        }
+        if (length == 0) {
+            if (order.size() > 0) {
+                antiDependOn(reader, order.get(0), status, out);
+            } else {
+                frontier.add(reader);
+            }
+            return compatible;
+        }
+        long last = values[length - 1];
+        int w = writer.get(last);
+        if (committedReader && w != LongIntMap.MISSING && w != reader && intermediate != null
+                && intermediate.get(last) == w) {
+            out.intermediateRead(reader, key, last, w);
+        }
+        dependOn(reader, last, status, out);
+        int p = position.get(last);
+        if (p != LongIntMap.MISSING) {
+            int next = successor(p);
+            if (next >= 0) {
+                antiDependOn(reader, order.get(next), status, out);
+            } else {
+                frontier.add(reader);
+            }
+        }
+        return compatible;
+    }
+
+    private void extend(long[] values, int reader, TxnStatus status, TraceListener out) {
+        int oldSize = order.size();
+        int previousDistinct = lastDistinct();
+        boolean frontierReleased = false;
+        for (int i = oldSize; i < values.length; i++) {
+            long e = values[i];
+            order.add(e);
+            revealer.add(reader);
+            if (position.containsKey(e)) {
+                firstDuplicate = Math.min(firstDuplicate, i);
+                continue;
+            }
+            position.put(e, i);
+            int w = writer.get(e);
+            if (w == LongIntMap.MISSING) {
+                out.garbageRead(reader, key, e);
+            } else if (status.failed(w)) {
+                out.abortedRead(reader, key, e, w);
+            }
+            if (!frontierReleased) {
+                // Readers of the old last element (or of the empty list) did not see this one.
+                for (int f = 0; f < frontier.size(); f++) {
+                    antiDependOn(frontier.get(f), e, status, out);
+                }
+                frontier.clear();
+                frontierReleased = true;
+            }
+            if (previousDistinct >= 0) {
+                writeDepend(order.get(previousDistinct), e, status, out);
+            }
+            previousDistinct = i;
+        }
+        advanceDirtyScan(status, out, false);
+    }
+
+    /** The position of the last element that is not a repeat, or -1. */
+    private int lastDistinct() {
+        return lastDistinctBefore(order.size());
+    }
+
+    private int lastDistinctBefore(int end) {
+        for (int q = end - 1; q >= 0; q--) {
+            if (position.get(order.get(q)) == q) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    /** The position of the next element after position {@code p} that is not a repeat, or -1. */
+    private int successor(int p) {
+        for (int q = p + 1; q < order.size(); q++) {
+            if (position.get(order.get(q)) == q) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    private int predecessor(int p) {
+        for (int q = p - 1; q >= 0; q--) {
+            if (position.get(order.get(q)) == q) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    /** wr: {@code reader} read {@code element} as its last. */
+    private void dependOn(int reader, long element, TxnStatus status, TraceListener out) {
+        int w = writer.get(element);
+        if (w == LongIntMap.MISSING || w == reader) {
+            return;
+        }
+        if (status.possible(w)) {
+            out.edge(w, reader, EdgeKind.WR);
+        } else if (status.pending(w)) {
+            waitFor(element, reader, WAIT_WR);
+        }
+    }
+
+    /** rw: {@code reader} did not see {@code element}, the one appended right after what it saw. */
+    private void antiDependOn(int reader, long element, TxnStatus status, TraceListener out) {
+        int w = writer.get(element);
+        if (w == LongIntMap.MISSING || w == reader) {
+            return;
+        }
+        if (status.possible(w)) {
+            out.edge(reader, w, EdgeKind.RW);
+        } else if (status.pending(w)) {
+            waitFor(element, reader, WAIT_RW);
+        }
+    }
+
+    /** ww between the writers of two consecutive elements, once both are known to be possible. */
+    private void writeDepend(long before, long after, TxnStatus status, TraceListener out) {
+        int a = writer.get(before);
+        int b = writer.get(after);
+        if (a != LongIntMap.MISSING && b != LongIntMap.MISSING && status.possible(a) && status.possible(b)) {
+            out.edge(a, b, EdgeKind.WW);
+        }
+    }
+
+    private void waitFor(long element, int reader, byte kind) {
+        if (waiting == null) {
+            waiting = new LongIntMap();
+        }
+        int head = waiting.get(element);
+        waiting.put(element, waiters.push(head == LongIntMap.MISSING ? WaiterPool.END : head, reader, kind));
+    }
+
+    /**
+     * The writer of {@code element} has completed (ok, info or fail): release what waited for it,
+     * add the ww edges to its neighbours in the order, and report reads of it if it aborted.
+     */
+    public void writerCompleted(int txn, long element, TxnStatus status, TraceListener out) {
+        boolean possible = status.possible(txn);
+        if (waiting != null) {
+            int head = waiting.get(element);
+            if (head != LongIntMap.MISSING) {
+                waiting.put(element, WaiterPool.END);
+                for (int e = head; e != WaiterPool.END; e = waiters.next(e)) {
+                    if (!possible) {
+                        continue;
+                    }
+                    int r = waiters.txn(e);
+                    if (waiters.kind(e) == WAIT_WR) {
+                        out.edge(txn, r, EdgeKind.WR);
+                    } else {
+                        out.edge(r, txn, EdgeKind.RW);
+                    }
+                }
+            }
+        }
+        int p = position.get(element);
+        if (p != LongIntMap.MISSING) {
+            if (possible) {
+                int before = predecessor(p);
+                if (before >= 0) {
+                    writeDepend(order.get(before), element, status, out);
+                }
+                int after = successor(p);
+                if (after >= 0) {
+                    writeDepend(element, order.get(after), status, out);
+                }
+            } else if (status.failed(txn)) {
+                out.abortedRead(revealer.get(p), key, element, txn);
+            }
+        }
+        advanceDirtyScan(status, out, false);
+    }
+
+    /**
+     * Elle's dirty-update rule: walking the order, a committed append that follows an aborted one
+     * (with only unknown outcomes between) is a dirty update. The walk stops at the first writer
+     * still pending; at {@code settling} pending writers count as unknown.
+     */
+    private void advanceDirtyScan(TxnStatus status, TraceListener out, boolean settling) {
+        while (scanPosition < order.size()) {
+            int q = scanPosition;
+            long e = order.get(q);
+            if (position.get(e) != q) {
+                scanPosition++;
+                continue;
+            }
+            int w = writer.get(e);
+            if (w != LongIntMap.MISSING && status.pending(w) && !settling) {
+                return;
+            }
+            scanPosition++;
+            if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
+                continue;
+            }
+            if (status.committed(w)) {
+                if (scanAnchorFailed) {
+                    long[] values = Arrays.copyOfRange(order.toArray(), scanAnchorPosition, q + 1);
+                    out.dirtyUpdate(key, values, scanAnchorTxn, w);
+                }
+                scanAnchorFailed = false;
+            } else if (!scanAnchorFailed) {
+                scanAnchorFailed = true;
+                scanAnchorTxn = w;
+                scanAnchorPosition = q;
+            }
+            if (!scanAnchorFailed) {
+                scanAnchorTxn = w;
+                scanAnchorPosition = q;
+            }
+        }
+    }
+
+    /**
+     * No further read of this key will come: place every append nobody read after the last
+     * observed element (Elle's rule), and finish the dirty-update walk. Only possible writers
+     * take part; writers still pending never completed and are left out, as Elle leaves out
+     * operations without a completion.
+     */
+    public void settle(TxnStatus status, TraceListener out) {
+        int lastPosition = lastDistinct();
+        int lastWriter = lastPosition >= 0 ? writer.get(order.get(lastPosition)) : LongIntMap.MISSING;
+        boolean lastPossible = lastWriter != LongIntMap.MISSING && status.possible(lastWriter);
+        writer.forEach((element, w) -> {
+            if (position.containsKey(element) || !status.possible(w)) {
+                return;
+            }
+            if (lastPossible) {
+                out.edge(lastWriter, w, EdgeKind.WW);
+            }
+            for (int f = 0; f < frontier.size(); f++) {
+                out.edge(frontier.get(f), w, EdgeKind.RW);
+            }
+        });
+        advanceDirtyScan(status, out, true);
+    }
+
+    /**
+     * The element appended just before {@code element}, as Elle's explainers see it: its
+     * predecessor in the order, or for an element nobody read, the last observed element.
+     * Returns false (writing nothing) when it came first, after the initial empty state.
+     */
+    public boolean previousElement(long element, long[] out) {
+        int p = position.get(element);
+        int before = p == LongIntMap.MISSING ? lastDistinct() : predecessor(p);
+        if (before < 0) {
+            return false;
+        }
+        out[0] = order.get(before);
+        return true;
+    }
+
+    private static Map<Long, Integer> countDuplicates(long[] values) {
+        Map<Long, Integer> counts = new HashMap<>();
+        for (long v : values) {
+            counts.merge(v, 1, Integer::sum);
+        }
+        counts.values().removeIf(c -> c < 2);
+        return counts.isEmpty() ? null : counts;
+    }
+}

@@ -1,0 +1,50 @@
+package io.isowatch.gen;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Builders;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+
+/**
+ * jqwik arbitraries of generator options, for property tests that want small, strict-serializable
+ * list-append histories. Every option shrinks towards the plainest history: one transaction, one
+ * process, one key, no faults.
+ */
+public final class GeneratorArbitraries {
+
+    private GeneratorArbitraries() {
+    }
+
+    /**
+     * Options for small histories: 1..60 transactions by 1..5 processes over 1..4 keys, 1..6
+     * micro-ops each, 1..8 appends per key before retirement, fail and info rates in [0, 0.3],
+     * either key distribution and any seed.
+     */
+    public static Arbitrary<GeneratorOptions> smallHistories() {
+        return smallHistories(60);
+    }
+
+    /** As {@link #smallHistories()}, with at most {@code maxTxnCount} transactions. */
+    public static Arbitrary<GeneratorOptions> smallHistories(int maxTxnCount) {
+        Arbitrary<Tuple.Tuple2<Integer, Integer>> lengths = Combinators.combine(
+                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 3))
+                .as((min, extra) -> Tuple.of(min, min + extra));
+        Arbitrary<Tuple.Tuple2<Double, Double>> faults = Combinators.combine(rate(), rate()).as(Tuple::of);
+        return Builders.withBuilder(GeneratorOptions::defaults)
+                .use(Arbitraries.longs().between(1, maxTxnCount)).in(GeneratorOptions::withTxnCount)
+                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions::withConcurrency)
+                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions::withKeyCount)
+                .use(lengths).in((options, range) -> options.withTxnLength(range.get1(), range.get2()))
+                .use(Arbitraries.integers().between(1, 8)).in(GeneratorOptions::withMaxWritesPerKey)
+                .use(Arbitraries.doubles().between(0, 1).ofScale(2)).in(GeneratorOptions::withReadProbability)
+                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions::withKeyDistribution)
+                .use(faults).in((options, rates) -> options.withFaultRates(rates.get1(), rates.get2()))
+                .use(Arbitraries.longs()).in(GeneratorOptions::withSeed)
+                .build();
+    }
+
+    private static Arbitrary<Double> rate() {
+        return Arbitraries.doubles().between(0, 0.3).ofScale(3);
+    }
+}

@@ -1,0 +1,349 @@
+package io.isowatch.history.codec;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOp.Append;
+import io.isowatch.history.MicroOp.Read;
+import io.isowatch.history.MicroOp.Write;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+import io.isowatch.history.codec.HistoryReader.Format;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HistoryReaderTest {
+
+    /** Reads every op of a text history with a fresh atom table. */
+    static List<Op> readAll(String sourceName, String text) {
+        return readAll(sourceName, text, new AtomTable());
+    }
+
+    static List<Op> readAll(String sourceName, String text, AtomTable atoms) {
+        try (HistoryReader reader = reader(sourceName, text, atoms)) {
+            return drain(reader);
+        }
+    }
+
+    static HistoryReader reader(String sourceName, String text, AtomTable atoms) {
+        return HistoryReader.open(sourceName, new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), atoms);
+    }
+
+    static List<Op> drain(HistoryReader reader) {
+        List<Op> ops = new ArrayList<>();
+        Op op;
+        while ((op = reader.next()) != null) {
+            ops.add(op);
+        }
+        return ops;
+    }
+
+    private static Path resource(String name) {
+        try {
+            return Path.of(HistoryReaderTest.class.getResource("/codec/" + name).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The client ops of the list-append sample, with source lines for the JSON lines file. */
+    private static List<Op> listAppendSample(AtomTable atoms) {
+        long x = atoms.ofString("x");
+        long y = atoms.ofString("y");
+        long v1 = atoms.ofString("v1");
+        return List.of(
+                new Op(0, 3291485317L, OpType.INVOKE, 0, List.of(new Append(9, 1), new Read(8, null)), 1),
+                new Op(2, 3306123456L, OpType.OK, 0, List.of(new Append(9, 1), new Read(8, new long[] {1, 2})), 3),
+                new Op(4, 3310000000L, OpType.INVOKE, 1, List.of(new Read(x, null), new Append(y, v1)), 5),
+                new Op(5, 3311000000L, OpType.FAIL, 1, List.of(new Read(x, null), new Append(y, v1)), 6),
+                new Op(6, 3312000000L, OpType.INVOKE, 2, List.of(new Read(9, null)), 7),
+                new Op(7, 3313000000L, OpType.INFO, 2, List.of(new Read(9, null)), 8));
+    }
+
+    private static List<Op> withoutLines(List<Op> ops) {
+        return ops.stream().map(o -> new Op(o.index(), o.time(), o.type(), o.process(), o.value())).toList();
+    }
+
+    @Test
+    void jsonLines_sample_readsClientOpsWithSourceLines() {
+        AtomTable atoms = new AtomTable();
+        try (HistoryReader reader = HistoryReader.open(resource("list-append.jsonl"), atoms)) {
+            assertEquals(Format.JSON, reader.format());
+            assertEquals(listAppendSample(atoms), drain(reader));
+            assertEquals(2, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void edn_sample_readsSameOpsAsJsonLines() {
+        AtomTable atoms = new AtomTable();
+        try (HistoryReader reader = HistoryReader.open(resource("list-append.edn"), atoms)) {
+            assertEquals(Format.EDN, reader.format());
+            List<Op> ops = drain(reader);
+            assertEquals(withoutLines(listAppendSample(atoms)), withoutLines(ops));
+            assertEquals(2, ops.get(0).sourceLine(), "the comment takes line 1");
+            assertEquals(2, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void jsonArray_withColonNames_readsSameOpsAsJsonLines() {
+        AtomTable atoms = new AtomTable();
+        try (HistoryReader reader = HistoryReader.open(resource("list-append.json"), atoms)) {
+            assertEquals(Format.JSON, reader.format());
+            List<Op> ops = drain(reader);
+            assertEquals(withoutLines(listAppendSample(atoms)), withoutLines(ops));
+            assertEquals(2, ops.get(0).sourceLine());
+            assertEquals(2, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void ednVector_registerHistory_readsScalarReadsAsOneElement() {
+        List<Op> ops;
+        try (HistoryReader reader = HistoryReader.open(resource("rw-register.edn"), new AtomTable())) {
+            ops = drain(reader);
+        }
+        assertEquals(4, ops.size());
+        assertEquals(List.of(new Write(1, 5), new Read(2, new long[] {7})), ops.get(1).value());
+        assertEquals(List.of(new Read(1, null)), ops.get(3).value());
+        assertEquals(4, ops.get(3).sourceLine());
+    }
+
+    @Test
+    void readResults_nullEmptyListAndScalar_areDistinguished() {
+        String text = "{\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":"
+                + "[[\"r\",1,null],[\"r\",2,[]],[\"r\",3,5],[\"r\",4,\"s\"],[\"r\",5,[6,7]]]}\n";
+        AtomTable atoms = new AtomTable();
+        List<MicroOp> value = readAll("t.jsonl", text, atoms).get(0).value();
+        assertNull(((Read) value.get(0)).values());
+        assertArrayEquals(new long[0], ((Read) value.get(1)).values());
+        assertArrayEquals(new long[] {5}, ((Read) value.get(2)).values());
+        assertArrayEquals(new long[] {atoms.ofString("s")}, ((Read) value.get(3)).values());
+        assertArrayEquals(new long[] {6, 7}, ((Read) value.get(4)).values());
+    }
+
+    @Test
+    void missingIndex_usesOrdinalCountingSkippedOps() {
+        String text = """
+                {:type :invoke, :process 0, :f :txn, :value [[:append 1 1]]}
+                {:type :info, :process :nemesis, :f :kill, :value nil}
+                {:type :ok, :process 0, :f :txn, :value [[:append 1 1]]}
+                {:type :invoke, :process 0, :f :txn, :value [], :index 40}
+                {:type :ok, :process 0, :f :txn, :value []}
+                """;
+        try (HistoryReader reader = reader("h.edn", text, new AtomTable())) {
+            List<Op> ops = drain(reader);
+            assertEquals(List.of(0L, 2L, 40L, 4L), ops.stream().map(Op::index).toList());
+            assertEquals(1, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void missingOrNullTime_isMinusOne() {
+        String text = "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[]}\n"
+                + "{\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[],\"time\":null}\n";
+        List<Op> ops = readAll("t.jsonl", text);
+        assertEquals(-1, ops.get(0).time());
+        assertEquals(-1, ops.get(1).time());
+    }
+
+    @Test
+    void ednKeywordAndJsonString_giveTheSameAtom() {
+        AtomTable atoms = new AtomTable();
+        Op edn = readAll("a.edn", "{:type :invoke, :process 0, :f :txn, :value [[:append :k :v]]}", atoms).get(0);
+        Op json = readAll("a.json", "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",\"k\",\"v\"]]}",
+                atoms).get(0);
+        assertEquals(edn.value(), json.value());
+        assertEquals("k", atoms.valueOf(edn.value().get(0).key()));
+    }
+
+    @Test
+    void nemesisOp_valueBeforeProcess_isSkippedWhateverItsValue() {
+        String text = "{\"type\":\"info\",\"f\":\"start\",\"value\":[[\"inc\",1.5],{\"a\":[1]}],\"process\":\"nemesis\"}\n"
+                + "{\"type\":\"info\",\"f\":\"stop\",\"value\":{\"n1\":2.5},\"process\":\":nemesis\"}\n"
+                + "{\"type\":\"invoke\",\"f\":\"txn\",\"value\":[[\"w\",1,2]],\"process\":3}\n";
+        try (HistoryReader reader = reader("n.jsonl", text, new AtomTable())) {
+            List<Op> ops = drain(reader);
+            assertEquals(1, ops.size());
+            assertEquals(2, ops.get(0).index());
+            assertEquals(3, ops.get(0).sourceLine());
+            assertEquals(2, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void ednNemesisOp_valueBeforeProcess_isSkippedWhateverItsValue() {
+        String text = "{:type :info, :f :start, :value [[:inc 1.5] {:a #{1}} \\c ##Inf 1/2], :process :nemesis}\n"
+                + "{:type :invoke, :f :txn, :value [[:w 1 2]], :process 3}\n";
+        try (HistoryReader reader = reader("n.edn", text, new AtomTable())) {
+            assertEquals(1, drain(reader).size());
+            assertEquals(1, reader.opsSkipped());
+        }
+    }
+
+    @Test
+    void unknownFields_nestedAnywhere_areIgnored() {
+        String text = "{\"node\":{\"a\":[1,{\"b\":null}]},\"type\":\"ok\",\"error\":[1.5,true],\"process\":0,"
+                + "\"f\":\"txn\",\"value\":[[\"append\",1,2]],\"extra\":\"x\"}";
+        Op op = readAll("u.json", text).get(0);
+        assertEquals(List.of(new Append(1, 2)), op.value());
+    }
+
+    @Test
+    void jsonLines_objectsOnOneLineOrCrlf_areAllRead() {
+        String text = "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[]}"
+                + "{\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[]}\r\n"
+                + "\r\n{\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[]}\r\n";
+        List<Op> ops = readAll("c.jsonl", text);
+        assertEquals(List.of(1L, 1L, 3L), ops.stream().map(Op::sourceLine).toList());
+        assertEquals(List.of(0L, 1L, 2L), ops.stream().map(Op::index).toList());
+    }
+
+    @Test
+    void byteOrderMark_isSkipped() {
+        String json = "\uFEFF{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[]}";
+        String edn = "\uFEFF{:type :invoke, :process 0, :f :txn, :value []}";
+        assertEquals(1, readAll("b.jsonl", json).size());
+        assertEquals(1, readAll("b.edn", edn).size());
+    }
+
+    @Test
+    void emptyInput_hasNoOps_andStaysAtEnd() {
+        for (String text : new String[] {"", "  \n\n", "[]", "[ ]\n"}) {
+            for (String name : new String[] {"e.jsonl", "e.edn"}) {
+                try (HistoryReader reader = reader(name, text, new AtomTable())) {
+                    assertNull(reader.next(), name + " " + text);
+                    assertNull(reader.next());
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} named {1} is {2}")
+    @CsvSource(delimiter = '|', value = {
+        "{\"type\":\"ok\"}                      | h.edn      | JSON",
+        "  \n {  \"type\":\"ok\"}                | h          | JSON",
+        "[{\"type\":\"ok\"}]                    | h.edn      | JSON",
+        "[ \n { \"type\":\"ok\"}]               | h.edn      | JSON",
+        "{:type :ok}                            | h.json     | EDN",
+        "[{:type :ok}]                          | h.jsonl    | EDN",
+        "({:type :ok})                          | h.json     | EDN",
+        "; comment                              | h.json     | EDN",
+        "[[:append 1 2]]                        | h.json     | EDN",
+        "[]                                     | h.edn      | EDN",
+        "[]                                     | h.EDN.gz   | EDN",
+        "[]                                     | h.json     | JSON",
+        "{}                                     | h.edn      | EDN",
+        "{}                                     | history    | JSON",
+        "''                                     | h.edn      | EDN",
+        "''                                     | h.jsonl    | JSON",
+    })
+    void detect_contentDecides_nameBreaksTies(String text, String name, Format expected) throws IOException {
+        String content = text.equals("''") ? "" : text.replace("\\n", "\n");
+        var in = new java.io.BufferedInputStream(new ByteArrayInputStream(content.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(expected, HistoryReader.detect(in, name));
+        assertEquals(content.isEmpty() ? -1 : content.charAt(0), in.read(), "detection leaves the stream where it was");
+    }
+
+    @Test
+    void detect_taggedFirstOp_isEdn() throws IOException {
+        var in = new java.io.BufferedInputStream(new ByteArrayInputStream(
+                "#jepsen.history.Op{:type :ok}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(Format.EDN, HistoryReader.detect(in, "h.json"));
+    }
+
+    @Test
+    void gzippedInput_isUnpacked() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
+            gz.write("{:type :invoke, :process 0, :f :txn, :value [[:append 1 2]]}".getBytes(StandardCharsets.UTF_8));
+        }
+        try (HistoryReader reader = HistoryReader.open("h.edn.gz", new ByteArrayInputStream(bytes.toByteArray()),
+                new AtomTable())) {
+            assertEquals(Format.EDN, reader.format());
+            assertEquals(List.of(new Append(1, 2)), reader.next().value());
+        }
+    }
+
+    @Test
+    void openPath_namesTheFileInMessages(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bad.jsonl");
+        Files.writeString(file, "{\"type\":\"okay\",\"process\":0}\n");
+        try (HistoryReader reader = HistoryReader.open(file, new AtomTable())) {
+            HistoryFormatException e = assertThrows(HistoryFormatException.class, reader::next);
+            assertEquals(file.toString(), e.sourceName());
+            assertTrue(e.getMessage().startsWith(file + ":1: "), e.getMessage());
+        }
+    }
+
+    @Test
+    void openPath_missingFile_throwsUncheckedIo(@TempDir Path dir) {
+        assertThrows(UncheckedIOException.class, () -> HistoryReader.open(dir.resolve("nope.jsonl"), new AtomTable()));
+    }
+
+    @Test
+    void close_closesTheStream() {
+        boolean[] closed = {false};
+        InputStream in = new ByteArrayInputStream(new byte[0]) {
+            @Override
+            public void close() {
+                closed[0] = true;
+            }
+        };
+        for (String name : new String[] {"c.jsonl", "c.edn"}) {
+            closed[0] = false;
+            HistoryReader.open(name, in, new AtomTable()).close();
+            assertTrue(closed[0], name);
+        }
+    }
+
+    @Test
+    void largeStream_isReadWithoutHoldingIt() {
+        int count = 200_000;
+        InputStream in = new InputStream() {
+            private final byte[] line = "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",1,2],[\"r\",3,[1,2,3]]]}\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+            private long pos;
+
+            @Override
+            public int read() {
+                if (pos >= (long) count * line.length) {
+                    return -1;
+                }
+                return line[(int) (pos++ % line.length)];
+            }
+        };
+        long n = 0;
+        long lastLine = 0;
+        try (HistoryReader reader = HistoryReader.open("big.jsonl", in, new AtomTable())) {
+            Op op;
+            while ((op = reader.next()) != null) {
+                n++;
+                lastLine = op.sourceLine();
+            }
+        }
+        assertEquals(count, n);
+        assertEquals(count, lastLine);
+    }
+}
