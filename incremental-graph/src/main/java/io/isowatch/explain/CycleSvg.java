@@ -170,8 +170,9 @@ public final class CycleSvg {
             out.append("    <line x1=\"").append(num(x)).append("\" y1=\"").append(num(y - 4)).append("\" x2=\"")
                     .append(num(x + 28)).append("\" y2=\"").append(num(y - 4)).append("\" stroke=\"").append(color)
                     .append("\" stroke-width=\"2\"").append(Palette.dashed(k) ? " stroke-dasharray=\"7 4\"" : "")
-                    .append("/>\n    ").append(text(x + 36, y, "start", "", color, legendLine(k)));
-            box.add(x, y - 11, 36 + legendLine(k).length() * CHAR_W, 14);
+                    .append("/>\n    ").append(text(x + 36, y, "start", "font-weight=\"bold\"", color, k.elleName()))
+                    .append("    ").append(text(x + 100, y, "start", "", color, Palette.meaning(k)));
+            box.add(x, y - 11, 100 + Palette.meaning(k).length() * CHAR_W, 14);
             y += 16;
         }
         double tx = x;
@@ -185,10 +186,6 @@ public final class CycleSvg {
         }
         box.add(x, y - 11, tx - x, 14);
         out.append("  </g>\n");
-    }
-
-    private static String legendLine(EdgeKind k) {
-        return String.format(Locale.ROOT, "%-9s%s", k.elleName(), Palette.meaning(k));
     }
 
     private static String outcome(OpType type) {

@@ -42,7 +42,7 @@ public final class FindingText {
             body = "Key " + atoms.render(o.key()) + " was read as " + OpText.list(o.shorter(), atoms)
                     + " and as " + OpText.list(o.longer(), atoms) + "; neither is a prefix of the other,"
                     + " so no single order of appends to key " + atoms.render(o.key())
-                    + " explains both reads.";
+                    + " explains both reads";
         } else if (finding instanceof Finding.DirtyUpdate d) {
             body = dirtyUpdate(d, b, atoms);
         } else if (finding instanceof Finding.LostUpdate l) {
@@ -50,7 +50,8 @@ public final class FindingText {
         } else {
             body = undecided((Finding.Undecided) finding);
         }
-        return b.size() == 0 ? body : body + ":\n" + b.lines(atoms, n);
+        // The sentence ends by introducing the ops it names, or with a full stop when it names none.
+        return b.size() == 0 ? body + "." : body + ":\n" + b.lines(atoms, n);
     }
 
     /**

@@ -166,10 +166,10 @@ public final class ListAppendTrace {
                 continue;
             }
             position.put(e, i);
+            // An element nobody has claimed yet may still be claimed by a later invocation (a
+            // read from the future is a realtime anomaly, not garbage): settle() decides.
             int w = writer.get(e);
-            if (w == LongIntMap.MISSING) {
-                out.garbageRead(reader, key, e);
-            } else if (status.failed(w)) {
+            if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
             if (!frontierReleased) {
@@ -224,26 +224,26 @@ public final class ListAppendTrace {
     /** wr: {@code reader} read {@code element} as its last. */
     private void dependOn(int reader, long element, TxnStatus status, TraceListener out) {
         int w = writer.get(element);
-        if (w == LongIntMap.MISSING || w == reader) {
+        if (w == reader) {
             return;
         }
-        if (status.possible(w)) {
-            out.edge(w, reader, EdgeKind.WR);
-        } else if (status.pending(w)) {
+        if (w == LongIntMap.MISSING || status.pending(w)) {
             waitFor(element, reader, WAIT_WR);
+        } else if (status.possible(w)) {
+            out.edge(w, reader, EdgeKind.WR);
         }
     }
 
     /** rw: {@code reader} did not see {@code element}, the one appended right after what it saw. */
     private void antiDependOn(int reader, long element, TxnStatus status, TraceListener out) {
         int w = writer.get(element);
-        if (w == LongIntMap.MISSING || w == reader) {
+        if (w == reader) {
             return;
         }
-        if (status.possible(w)) {
-            out.edge(reader, w, EdgeKind.RW);
-        } else if (status.pending(w)) {
+        if (w == LongIntMap.MISSING || status.pending(w)) {
             waitFor(element, reader, WAIT_RW);
+        } else if (status.possible(w)) {
+            out.edge(reader, w, EdgeKind.RW);
         }
     }
 
@@ -319,7 +319,7 @@ public final class ListAppendTrace {
                 continue;
             }
             int w = writer.get(e);
-            if (w != LongIntMap.MISSING && status.pending(w) && !settling) {
+            if ((w == LongIntMap.MISSING || status.pending(w)) && !settling) {
                 return;
             }
             scanPosition++;
@@ -345,8 +345,10 @@ public final class ListAppendTrace {
     }
 
     /**
-     * No further read of this key will come: place every append nobody read after the last
-     * observed element (Elle's rule), and finish the dirty-update walk. Only possible writers
+     * No further event for this key will come: place every append nobody read after the last
+     * observed element (Elle's rule), report elements read that nobody appended (garbage reads;
+     * until now a later invocation could still have claimed them), and finish the dirty-update
+     * walk. Only possible writers
      * take part; writers still pending never completed and are left out, as Elle leaves out
      * operations without a completion.
      */
@@ -365,6 +367,12 @@ public final class ListAppendTrace {
                 out.edge(frontier.get(f), w, EdgeKind.RW);
             }
         });
+        for (int p = 0; p < order.size(); p++) {
+            long e = order.get(p);
+            if (position.get(e) == p && writer.get(e) == LongIntMap.MISSING) {
+                out.garbageRead(revealer.get(p), key, e);
+            }
+        }
         advanceDirtyScan(status, out, true);
     }
 

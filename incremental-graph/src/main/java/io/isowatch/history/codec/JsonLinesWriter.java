@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -51,7 +52,11 @@ public final class JsonLinesWriter implements Closeable, Flushable {
         Objects.requireNonNull(out, "out");
         this.atoms = Objects.requireNonNull(atoms, "atoms");
         try {
-            this.generator = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
+            // Characters outside the BMP go out as 4-byte UTF-8, not as escaped surrogate pairs.
+            JsonFactory factory = JsonFactory.builder()
+                    .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+                    .build();
+            this.generator = factory.createGenerator(out, JsonEncoding.UTF8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start writing JSON lines: " + e.getMessage(), e);
         }

@@ -150,9 +150,9 @@ class HistoryFormatExceptionTest {
     void badJsonSyntax_namesLineColumnAndWhatWasFound() {
         HistoryFormatException e = fault("h.jsonl", GOOD_JSON + GOOD_JSON + "{\"type\":\"ok\",,\"process\":0}\n");
         assertEquals(3, e.line());
-        assertEquals(15, e.column());
+        assertEquals(14, e.column());
         assertNull(e.field());
-        assertTrue(e.getMessage().startsWith("h.jsonl:3:15: invalid JSON: Unexpected character (','"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("h.jsonl:3:14: invalid JSON: Unexpected character (','"), e.getMessage());
     }
 
     @Test

@@ -243,9 +243,9 @@ class HistoryReaderTest {
     @ParameterizedTest(name = "{0} named {1} is {2}")
     @CsvSource(delimiter = '|', value = {
         "{\"type\":\"ok\"}                      | h.edn      | JSON",
-        "  \n {  \"type\":\"ok\"}                | h          | JSON",
+        "  \\n {  \"type\":\"ok\"}                | h          | JSON",
         "[{\"type\":\"ok\"}]                    | h.edn      | JSON",
-        "[ \n { \"type\":\"ok\"}]               | h.edn      | JSON",
+        "[ \\n { \"type\":\"ok\"}]               | h.edn      | JSON",
         "{:type :ok}                            | h.json     | EDN",
         "[{:type :ok}]                          | h.jsonl    | EDN",
         "({:type :ok})                          | h.json     | EDN",
