@@ -8,6 +8,7 @@ import io.isowatch.trace.ListAppendTrace;
 import io.isowatch.trace.ListAppendTraces;
 
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Recovers why one transaction precedes another, for explaining a cycle.
@@ -21,12 +22,12 @@ final class EdgeExplainer {
 
     private final TxnTable txns;
     private final ListAppendTraces traces;
-    private final TxnTable.PrefixSource prefixes;
+    private final IntFunction<List<MicroOp>> microOps;
 
-    EdgeExplainer(TxnTable txns, ListAppendTraces traces, TxnTable.PrefixSource prefixes) {
+    EdgeExplainer(TxnTable txns, ListAppendTraces traces, IntFunction<List<MicroOp>> microOps) {
         this.txns = txns;
         this.traces = traces;
-        this.prefixes = prefixes;
+        this.microOps = microOps;
     }
 
     /** The evidence for {@code a -> b} of {@code kind}; throws when the edge cannot be justified. */
@@ -48,7 +49,7 @@ final class EdgeExplainer {
 
     private Evidence writeWrite(int a, int b) {
         long[] previous = new long[1];
-        for (MicroOp op : txns.microOps(b, prefixes)) {
+        for (MicroOp op : microOps.apply(b)) {
             if (op instanceof MicroOp.Append append) {
                 ListAppendTrace trace = traces.find(append.key());
                 if (trace != null && trace.previousElement(append.value(), previous)
@@ -61,7 +62,7 @@ final class EdgeExplainer {
     }
 
     private Evidence writeRead(int a, int b) {
-        for (MicroOp op : txns.microOps(b, prefixes)) {
+        for (MicroOp op : microOps.apply(b)) {
             if (op instanceof MicroOp.Read read && read.length() > 0) {
                 long last = read.values()[read.length() - 1];
                 ListAppendTrace trace = traces.find(read.key());
@@ -74,9 +75,9 @@ final class EdgeExplainer {
     }
 
     private Evidence readWrite(int a, int b) {
-        List<MicroOp> readerOps = txns.microOps(a, prefixes);
+        List<MicroOp> readerOps = microOps.apply(a);
         long[] previous = new long[1];
-        for (MicroOp op : txns.microOps(b, prefixes)) {
+        for (MicroOp op : microOps.apply(b)) {
             if (!(op instanceof MicroOp.Append append)) {
                 continue;
             }

@@ -102,7 +102,7 @@ public final class IncrementalChecker {
         this.process = !realtime && ConsistencyModels.processNeeded(reportable);
         this.reorder = new ReorderBuffer(options.reorderWindow());
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget());
-        this.explainer = new EdgeExplainer(txns, traces, this::prefix);
+        this.explainer = new EdgeExplainer(txns, traces, this::microOps);
     }
 
     /** Checks with the given options and collects nothing while streaming. */
@@ -216,7 +216,7 @@ public final class IncrementalChecker {
         byte outcome = TxnTable.statusOf(op.type());
         List<MicroOp> mops = op.value();
         boolean[] prefixRead = new boolean[mops.size()];
-        txns.complete(id, op, null);
+        txns.complete(id, op);
         switch (outcome) {
             case TxnTable.OK -> ok++;
             case TxnTable.INFO -> {
@@ -245,7 +245,7 @@ public final class IncrementalChecker {
             checkAlone(id, mops, prefixRead);
         }
         sessionEdges(id, outcome);
-        txns.complete(id, op, prefixRead);
+        txns.storeMicroOps(id, mops, prefixRead);
         current = null;
         currentTxn = -1;
     }
@@ -369,6 +369,11 @@ public final class IncrementalChecker {
 
     private long[] prefix(long key, int length) {
         return traces.trace(key).prefix(length);
+    }
+
+    /** A transaction's micro-ops; for the one being completed, those of its completion. */
+    private List<MicroOp> microOps(int id) {
+        return id == currentTxn && current != null ? current.value() : txns.microOps(id, this::prefix);
     }
 
     private Txn txn(int id) {

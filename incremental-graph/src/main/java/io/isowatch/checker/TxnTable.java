@@ -72,15 +72,20 @@ final class TxnTable {
         return id;
     }
 
-    /**
-     * Records a completion. {@code prefixRead[i]} says whether micro-op {@code i} is a read whose
-     * result is a prefix of its key's order (then only its length is stored).
-     */
-    void complete(int id, Op completion, boolean[] prefixRead) {
+    /** Records a completion's outcome, index and time; its micro-ops follow with {@link #storeMicroOps}. */
+    void complete(int id, Op completion) {
         status[id] = statusOf(completion.type());
         completeIndex[id] = completion.index();
         completeTime[id] = completion.time();
-        mops[id] = encode(completion.value(), prefixRead);
+    }
+
+    /**
+     * Stores a completed transaction's micro-ops. {@code prefixRead[i]} says whether micro-op
+     * {@code i} is a read whose result is a prefix of its key's order (then only its length is
+     * kept).
+     */
+    void storeMicroOps(int id, List<MicroOp> value, boolean[] prefixRead) {
+        mops[id] = encode(value, prefixRead);
     }
 
     static byte statusOf(OpType type) {

@@ -30,8 +30,12 @@ final class CodecMessages {
         return "integer " + found + " does not fit in 64 bits";
     }
 
-    static String reservedInteger(String found, String reason) {
-        return "integer " + found + " cannot be used as a key or value: " + reason;
+    static String atomOutOfRange(int position, String found) {
+        return "micro-op " + position + ": " + integerOutOfRange(found);
+    }
+
+    static String reservedInteger(int position, String atomTableReason) {
+        return "micro-op " + position + ": " + atomTableReason;
     }
 
     static String notTxn(String found) {

@@ -17,6 +17,9 @@ import java.util.Arrays;
  * {@code #inst "..."} or {@code #jepsen.history.Op{...}}, whose tag is dropped. Brackets are
  * checked for balance as they come, so {@link #depth()} can be trusted when skipping. Memory is
  * bounded by the buffer and the longest single token; cost is linear in the input.
+ *
+ * <p>The class is longer than most here because buffer handling, position tracking and string
+ * decoding share the same few fields on the hot path; splitting them would only add indirection.
  */
 final class EdnLexer {
 

@@ -291,8 +291,7 @@ final class EdnOpReader implements OpSource {
             case KEYWORD:
                 return ops.stringAtom(lexer.text());
             case BIG_INTEGER:
-                throw fault("value", lexer.raw(t), "micro-op " + position + ": "
-                        + CodecMessages.integerOutOfRange(lexer.raw(t)));
+                throw fault("value", lexer.raw(t), CodecMessages.atomOutOfRange(position, lexer.raw(t)));
             default:
                 throw fault("value", lexer.raw(t), CodecMessages.badAtom(position, role, lexer.describe(t)));
         }

@@ -293,7 +293,13 @@ final class JsonOpReader implements OpSource {
 
     private long atom(JsonToken t, int position, String role) throws IOException {
         if (t == JsonToken.VALUE_NUMBER_INT) {
-            long v = longValue("value");
+            long v;
+            try {
+                v = parser.getLongValue();
+            } catch (InputCoercionException e) {
+                String text = parser.getText();
+                throw faultHere("value", text, CodecMessages.atomOutOfRange(position, text));
+            }
             return ops.integerAtom(v, parser.currentTokenLocation().getLineNr(), -1, position);
         }
         if (t == JsonToken.VALUE_STRING) {

@@ -175,7 +175,7 @@ final class OpBuilder {
             return AtomTable.ofInteger(value);
         } catch (IllegalArgumentException e) {
             throw fault(atLine, atColumn, "value", Long.toString(value),
-                    "micro-op " + position + ": " + CodecMessages.reservedInteger(Long.toString(value), e.getMessage()));
+                    CodecMessages.reservedInteger(position, e.getMessage()));
         }
     }
 

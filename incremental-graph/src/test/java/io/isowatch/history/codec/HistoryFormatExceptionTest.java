@@ -81,8 +81,8 @@ class HistoryFormatExceptionTest {
         "[[\"r\",1,[1,2.5]]]        | [[:r 1 [1 2.5]]]        | micro-op 1: a read element must be an integer or a string, found 2.5",
         "[[\"r\",1,{}]]             | [[:r 1 {}]]             | micro-op 1: a read's result must be a list, a single integer or string, or null",
         "[[\"r\",[1],null]]         | [[:r [1] nil]]          | micro-op 1: the key must be an integer or a string, found a",
-        "[[\"append\",1,99999999999999999999]] | [[:append 1 99999999999999999999]] | integer 99999999999999999999 does not fit in 64 bits",
-        "[[\"append\",1,-9223372036854775808]] | [[:append 1 -9223372036854775808]] | cannot be used as a key or value",
+        "[[\"append\",1,99999999999999999999]] | [[:append 1 99999999999999999999]] | micro-op 1: integer 99999999999999999999 does not fit in 64 bits",
+        "[[\"append\",1,-9223372036854775808]] | [[:append 1 -9223372036854775808]] | micro-op 1: integer -9223372036854775808 is too small to be checked",
     })
     void badValue_isAFaultOfFieldValue(String json, String edn, String expected) {
         for (HistoryFormatException e : new HistoryFormatException[] {

@@ -1,0 +1,43 @@
+package io.isowatch.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The one {@code isowatch} launcher. Subcommands: {@code check} (elle-cli compatible verdicts on
+ * recorded histories), {@code gen} (histories from a simulated store) and {@code demo} (a
+ * generated workload streamed through the incremental checker).
+ */
+@Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).",
+        subcommands = {CheckCommand.class, GenCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the launcher and returns its exit code (tests call this instead of {@link #main}). */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("isowatch: " + e.getMessage());
+            return ExitCodes.ERROR;
+        });
+        cli.setParameterExceptionHandler((e, args1) -> {
+            CommandLine c = e.getCommandLine();
+            c.getErr().println("isowatch: " + e.getMessage());
+            c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            return ExitCodes.ERROR;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,87 @@
+package io.isowatch.cli;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryReader;
+
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Parses a history file on its own thread and hands the ops over in batches.
+ *
+ * <p>The atom table is written only by the parsing thread until the end marker (an empty batch)
+ * has been taken, and the queue's happens-before edge publishes it to the taker. A parse error
+ * is rethrown, unchanged, from {@link #take()} on the taking thread.
+ */
+final class OpPipe implements AutoCloseable {
+
+    private static final int BATCH = 4096;
+    private static final Op[] END = new Op[0];
+
+    private final BlockingQueue<Op[]> queue = new ArrayBlockingQueue<>(32);
+    private final Thread thread;
+    private volatile RuntimeException failure;
+    private volatile boolean closed;
+
+    private OpPipe(Path file, AtomTable atoms) {
+        thread = new Thread(() -> parse(file, atoms), "isowatch-parse");
+        thread.setDaemon(true);
+    }
+
+    static OpPipe start(Path file, AtomTable atoms) {
+        OpPipe pipe = new OpPipe(file, atoms);
+        pipe.thread.start();
+        return pipe;
+    }
+
+    private void parse(Path file, AtomTable atoms) {
+        try (HistoryReader reader = HistoryReader.open(file, atoms)) {
+            Op[] batch = new Op[BATCH];
+            int n = 0;
+            for (Op op = reader.next(); op != null && !closed; op = reader.next()) {
+                batch[n++] = op;
+                if (n == BATCH) {
+                    queue.put(batch);
+                    batch = new Op[BATCH];
+                    n = 0;
+                }
+            }
+            if (n > 0) {
+                queue.put(java.util.Arrays.copyOf(batch, n));
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                queue.put(END);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The next batch; an empty one at the end. Throws the parser's exception if it failed. */
+    Op[] take() {
+        try {
+            Op[] batch = queue.take();
+            if (batch.length == 0 && failure != null) {
+                throw failure;
+            }
+            return batch;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the history", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        queue.clear();
+        thread.interrupt();
+    }
+}

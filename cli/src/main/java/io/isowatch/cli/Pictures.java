@@ -1,0 +1,53 @@
+package io.isowatch.cli;
+
+import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.checker.Verdict;
+import io.isowatch.explain.CycleDot;
+import io.isowatch.explain.CycleSvg;
+import io.isowatch.explain.FindingText;
+import io.isowatch.history.AtomTable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes what {@code -o DIR} asks for, laid out as Elle lays out its directory: one
+ * {@code <anomaly>.txt} of explanations per anomaly type, and for cycles
+ * {@code <anomaly>/<n>.dot} and {@code <anomaly>/<n>.svg}.
+ */
+final class Pictures {
+
+    private Pictures() {
+    }
+
+    static void write(Path dir, Verdict verdict, AtomTable atoms) {
+        try {
+            Files.createDirectories(dir);
+            for (Map.Entry<AnomalyType, List<Finding>> e : verdict.anomalies().entrySet()) {
+                String type = e.getKey().elleName();
+                StringBuilder text = new StringBuilder();
+                int n = 0;
+                for (Finding f : e.getValue()) {
+                    text.append(type).append(" #").append(n).append('\n')
+                            .append(FindingText.render(f, atoms)).append("\n\n\n");
+                    if (f instanceof Finding.Cycle cycle) {
+                        Path sub = dir.resolve(type);
+                        Files.createDirectories(sub);
+                        Files.writeString(sub.resolve(n + ".dot"), CycleDot.render(cycle, atoms), StandardCharsets.UTF_8);
+                        Files.writeString(sub.resolve(n + ".svg"), CycleSvg.render(cycle, atoms), StandardCharsets.UTF_8);
+                    }
+                    n++;
+                }
+                Files.writeString(dir.resolve(type + ".txt"), text.toString(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
