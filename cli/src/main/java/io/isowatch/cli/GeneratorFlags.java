@@ -47,6 +47,11 @@ final class GeneratorFlags {
             description = "Chance a transaction's outcome is unknown (:info) (default: ${DEFAULT-VALUE}).")
     double infoRate;
 
+    @Option(names = "--stale-read-rate", defaultValue = "0", paramLabel = "P",
+            description = "Fault: chance a read is served from one of the last three versions of the key, as a "
+                    + "lagging replica would (default: ${DEFAULT-VALUE}, a strict-serializable store).")
+    double staleReadRate;
+
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
             description = "Random seed; equal options and seed give the same history (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -61,6 +66,7 @@ final class GeneratorFlags {
                 .withReadProbability(readProbability)
                 .withKeyDistribution(KeyDistribution.fromElleName(keyDistribution))
                 .withFaultRates(failRate, infoRate)
-                .withSeed(seed);
+                .withSeed(seed)
+                .withStaleReadRate(staleReadRate);
     }
 }

@@ -26,7 +26,7 @@ import java.util.Objects;
  */
 public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int minTxnLength, int maxTxnLength,
                                int maxWritesPerKey, double readProbability, KeyDistribution keyDistribution,
-                               double failRate, double infoRate, long seed) {
+                               double failRate, double infoRate, long seed, double staleReadRate) {
 
     public static final long DEFAULT_TXN_COUNT = 1_000;
     public static final int DEFAULT_CONCURRENCY = 10;
@@ -59,6 +59,26 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
         if (failRate + infoRate > 1) {
             throw new IllegalArgumentException(GeneratorMessages.faultRates(failRate, infoRate));
         }
+        requireProbability("staleReadRate", staleReadRate);
+    }
+
+    /** Options without stale reads: the store stays strict-serializable. */
+    public GeneratorOptions(long txnCount, int concurrency, int keyCount, int minTxnLength, int maxTxnLength,
+                            int maxWritesPerKey, double readProbability, KeyDistribution keyDistribution,
+                            double failRate, double infoRate, long seed) {
+        this(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey, readProbability,
+                keyDistribution, failRate, infoRate, seed, 0);
+    }
+
+    /**
+     * Makes the store faulty: each read of a key the transaction has not appended to returns,
+     * with this probability, an older version of the list (one of the last three), as a lagging
+     * replica would. Histories then hold real anomalies (stale reads show up as G-single-item,
+     * G2-item and their realtime variants). 0 keeps the store strict-serializable.
+     */
+    public GeneratorOptions withStaleReadRate(double value) {
+        return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
+                readProbability, keyDistribution, failRate, infoRate, seed, value);
     }
 
     /** 1,000 fault-free transactions by 10 clients over 10 exponentially distributed keys, seed 0. */
@@ -70,44 +90,44 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
 
     public GeneratorOptions withTxnCount(long value) {
         return new GeneratorOptions(value, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withConcurrency(int value) {
         return new GeneratorOptions(txnCount, value, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withKeyCount(int value) {
         return new GeneratorOptions(txnCount, concurrency, value, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     /** Sets both length bounds at once, so a range may move past the current one in a single step. */
     public GeneratorOptions withTxnLength(int min, int max) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, min, max, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withMaxWritesPerKey(int value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, value,
-                readProbability, keyDistribution, failRate, infoRate, seed);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withReadProbability(double value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                value, keyDistribution, failRate, infoRate, seed);
+                value, keyDistribution, failRate, infoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withKeyDistribution(KeyDistribution value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, value, failRate, infoRate, seed);
+                readProbability, value, failRate, infoRate, seed, staleReadRate);
     }
 
     /** Sets both fault rates at once, so their sum is checked against the new pair only. */
     public GeneratorOptions withFaultRates(double newFailRate, double newInfoRate) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, newFailRate, newInfoRate, seed);
+                readProbability, keyDistribution, newFailRate, newInfoRate, seed, staleReadRate);
     }
 
     public GeneratorOptions withFailRate(double value) {
@@ -120,7 +140,7 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
 
     public GeneratorOptions withSeed(long value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, value);
+                readProbability, keyDistribution, failRate, infoRate, value, staleReadRate);
     }
 
     private static void requireRange(String option, long value, long min, long max) {

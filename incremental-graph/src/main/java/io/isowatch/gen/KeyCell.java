@@ -44,6 +44,15 @@ final class KeyCell {
         elements[size++] = value;
     }
 
+    int size() {
+        return size;
+    }
+
+    /** A copy of the first {@code length} elements: an older version of the list. */
+    long[] snapshot(int length) {
+        return length == 0 ? EMPTY : Arrays.copyOf(elements, length);
+    }
+
     /** A fresh copy of the list; the empty list is one shared, never-written array. */
     long[] snapshot() {
         return size == 0 ? EMPTY : Arrays.copyOf(elements, size);

@@ -191,12 +191,27 @@ public final class ListAppendGenerator implements Iterator<Op> {
             if (op instanceof MicroOp.Append append) {
                 cell.append(append.value());
                 completed[i] = op;
+            } else if (options.staleReadRate() > 0 && cell.size() > 0 && !appendedEarlier(invocation, i)
+                    && random.nextDouble() < options.staleReadRate()) {
+                // A fault: a lagging replica serves one of the last three versions of the list.
+                int lag = 1 + random.nextInt(Math.min(3, cell.size()));
+                completed[i] = new MicroOp.Read(cell.key(), cell.snapshot(cell.size() - lag));
             } else {
                 completed[i] = new MicroOp.Read(cell.key(), cell.snapshot());
             }
         }
         linearization.accept(thread.invokeIndex);
         return List.of(completed);
+    }
+
+    private static boolean appendedEarlier(List<MicroOp> txn, int i) {
+        long key = txn.get(i).key();
+        for (int j = 0; j < i; j++) {
+            if (txn.get(j) instanceof MicroOp.Append && txn.get(j).key() == key) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Op complete(ClientThread thread) {

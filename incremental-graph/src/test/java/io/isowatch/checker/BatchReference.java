@@ -1,0 +1,337 @@
+package io.isowatch.checker;
+
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.graph.EdgeKind;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A deliberately plain, offline re-implementation of Elle's list-append analysis, for checking
+ * {@link IncrementalChecker} against on small histories. It shares no code with the checker
+ * beyond the anomaly lattice ({@link ConsistencyModels}) and the cycle classifier
+ * ({@code CycleSpec.classify}), and follows jepsen-io/elle's {@code list_append.clj},
+ * {@code txn.clj} and {@code core.clj} function by function: each method names the Elle function
+ * it restates.
+ *
+ * <p>Deliberate differences from Elle, each where Elle is undefined or crashes: a key whose reads
+ * are not all prefixes of one another ({@code incompatible-order}) gets no ww or rw edges (Elle
+ * takes an arbitrary "longest" read), but keeps its wr edges, which Elle derives without the
+ * version order; an element nobody appended is a {@code garbage-read} (Elle asserts in its
+ * dirty-update pass), and in the dirty-update walk such an element, or one whose writer never
+ * completed, counts as an unknown ({@code info}) outcome. Invocations without a completion (the
+ * end of a prefix) take part only where Elle reads invocations: unique appends, intermediate
+ * appends (G1b) and, here, garbage reads.
+ *
+ * <p>Cost: polynomial in the history except the cycle enumeration (see {@link BatchCycles}),
+ * which is exponential in the worst case and capped; {@link #check} returns null past the cap.
+ */
+final class BatchReference {
+
+    /** Elle's {@code ::init}: the state of a key before any append. */
+    static final Object INIT = new Object() {
+        @Override
+        public String toString() {
+            return "::init";
+        }
+    };
+
+    /** Verdict: Elle's {@code :valid?}, the reportable anomaly types and every type found. */
+    record Result(Validity valid, SortedSet<String> types, SortedSet<String> all, SortedSet<String> not,
+                  SortedSet<String> alsoNot, int edges) {
+    }
+
+    /** One transaction: its invocation and, unless still pending, its completion. */
+    static final class Txn {
+        final int id;
+        final Op invoke;
+        Op completion;
+
+        Txn(int id, Op invoke) {
+            this.id = id;
+            this.invoke = invoke;
+        }
+
+        OpType type() {
+            return completion == null ? null : completion.type();
+        }
+
+        boolean ok() {
+            return type() == OpType.OK;
+        }
+
+        /** Elle's {@code h/possible}: ok or info. */
+        boolean possible() {
+            return type() == OpType.OK || type() == OpType.INFO;
+        }
+
+        List<MicroOp> value() {
+            return completion != null ? completion.value() : invoke.value();
+        }
+
+        @Override
+        public String toString() {
+            return "T" + id + "@" + (completion == null ? invoke.index() + "(pending)" : completion.index());
+        }
+    }
+
+    private final List<Op> events;
+    private final List<Txn> txns = new ArrayList<>();
+    private final Map<Op, Txn> byEvent = new HashMap<>();
+    /** key -> version order (Elle's append-index :values), absent for incompatible keys. */
+    private final Map<Long, List<Long>> orders = new HashMap<>();
+    private final Set<Long> incompatible = new HashSet<>();
+    /** Elle's write-index over ok and info completions: key -> element -> writer. */
+    private final Map<Long, Map<Long, Txn>> writeIndex = new HashMap<>();
+    /** Appends of every invocation: key -> element -> writer. */
+    private final Map<Long, Map<Long, Txn>> invoked = new HashMap<>();
+    /** Elle's read-index: key -> last element read (or INIT) -> readers. */
+    private final Map<Long, Map<Object, Set<Txn>>> readIndex = new HashMap<>();
+    final BatchCycles.Graph graph = new BatchCycles.Graph();
+    private final SortedSet<String> found = new TreeSet<>();
+
+    private BatchReference(List<Op> events) {
+        this.events = events;
+    }
+
+    /**
+     * Checks a history (events in index order) as Elle would under the given models and extra
+     * anomalies. Returns null when a component holds more simple cycles than the cap.
+     */
+    static Result check(List<Op> events, Set<String> models, Set<String> extraAnomalies) {
+        BatchReference ref = new BatchReference(events);
+        Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
+        Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);
+        ref.pair();
+        ref.indexes();
+        ref.dataEdges();
+        if (ConsistencyModels.realtimeNeeded(reportable)) {
+            ref.realtimeEdges();
+        } else if (ConsistencyModels.processNeeded(reportable)) {
+            ref.processEdges();
+        }
+        Set<String> cycles = BatchCycles.reportedTypes(ref.graph);
+        if (cycles == null) {
+            return null;
+        }
+        ref.found.addAll(cycles);
+        BatchFindings.addAll(ref);
+        if (ref.graph.edgeCount() == 0) {
+            ref.found.add("empty-transaction-graph");
+        }
+        return ref.result(reportable, prohibited);
+    }
+
+    private Result result(Set<String> reportable, Set<String> prohibited) {
+        SortedSet<String> types = new TreeSet<>(found);
+        types.retainAll(reportable);
+        if (types.isEmpty()) {
+            return new Result(Validity.TRUE, types, new TreeSet<>(found), new TreeSet<>(), new TreeSet<>(),
+                    graph.edgeCount());
+        }
+        boolean bad = types.stream().anyMatch(prohibited::contains);
+        var boundary = ConsistencyModels.friendlyBoundary(found);
+        return new Result(bad ? Validity.FALSE : Validity.UNKNOWN, types, new TreeSet<>(found),
+                new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()), graph.edgeCount());
+    }
+
+    // ---- shared with BatchFindings ----
+
+    List<Txn> txns() {
+        return txns;
+    }
+
+    void found(String type) {
+        found.add(type);
+    }
+
+    List<Long> order(long key) {
+        return orders.get(key);
+    }
+
+    Set<Long> keysWithOrder() {
+        return orders.keySet();
+    }
+
+    Set<Long> incompatibleKeys() {
+        return incompatible;
+    }
+
+    Txn invokedWriter(long key, long element) {
+        return invoked.getOrDefault(key, Map.of()).get(element);
+    }
+
+    // ---- pairing and indexes ----
+
+    /** Pairs each completion with its process's open invocation. */
+    private void pair() {
+        Map<Long, Txn> open = new HashMap<>();
+        for (Op op : events) {
+            if (op.type() == OpType.INVOKE) {
+                Txn t = new Txn(txns.size(), op);
+                txns.add(t);
+                open.put(op.process(), t);
+                byEvent.put(op, t);
+            } else {
+                Txn t = open.remove(op.process());
+                if (t == null) {
+                    throw new IllegalArgumentException("completion without invocation: " + op);
+                }
+                t.completion = op;
+                byEvent.put(op, t);
+            }
+        }
+    }
+
+    /** Elle's {@code sorted-values}, {@code incompatible-orders}, {@code append-index}, write and read indexes. */
+    private void indexes() {
+        Map<Long, Set<List<Long>>> values = new TreeMap<>();
+        for (Txn t : txns) {
+            for (MicroOp m : t.invoke.value()) {
+                if (m instanceof MicroOp.Append a) {
+                    invoked.computeIfAbsent(a.key(), k -> new HashMap<>()).put(a.value(), t);
+                }
+            }
+            if (!t.possible()) {
+                continue;
+            }
+            for (MicroOp m : t.value()) {
+                if (m instanceof MicroOp.Append a) {
+                    writeIndex.computeIfAbsent(a.key(), k -> new HashMap<>()).put(a.value(), t);
+                } else if (m instanceof MicroOp.Read r && r.known()) {
+                    List<Long> v = list(r.values());
+                    if (!v.isEmpty()) {
+                        values.computeIfAbsent(r.key(), k -> new LinkedHashSet<>()).add(v);
+                    }
+                    Object last = v.isEmpty() ? INIT : v.get(v.size() - 1);
+                    readIndex.computeIfAbsent(r.key(), k -> new HashMap<>())
+                            .computeIfAbsent(last, e -> new LinkedHashSet<>()).add(t);
+                }
+            }
+        }
+        for (Map.Entry<Long, Set<List<Long>>> e : values.entrySet()) {
+            List<List<Long>> sorted = new ArrayList<>(e.getValue());
+            sorted.sort((a, b) -> Integer.compare(a.size(), b.size()));
+            boolean ok = true;
+            for (int i = 0; i + 1 < sorted.size(); i++) {
+                ok &= isPrefix(sorted.get(i), sorted.get(i + 1));
+            }
+            if (ok) {
+                orders.put(e.getKey(), new ArrayList<>(new LinkedHashSet<>(sorted.get(sorted.size() - 1))));
+            } else {
+                incompatible.add(e.getKey());
+            }
+        }
+    }
+
+    // ---- edges ----
+
+    /** Elle's {@code wr-mop-dep}, {@code ww-mop-dep} and {@code rw-mop-deps} over ok and info ops. */
+    private void dataEdges() {
+        for (Txn t : txns) {
+            if (!t.possible()) {
+                continue;
+            }
+            for (MicroOp m : t.value()) {
+                if (m instanceof MicroOp.Read r && r.known() && r.length() > 0) {
+                    Txn w = writeIndex.getOrDefault(r.key(), Map.of()).get(r.values()[r.length() - 1]);
+                    if (w != null && w != t) {
+                        graph.link(w.id, t.id, EdgeKind.WR);
+                    }
+                } else if (m instanceof MicroOp.Append a && !incompatible.contains(a.key())) {
+                    Object prev = previouslyAppended(a.key(), a.value());
+                    if (prev != INIT) {
+                        Txn w = writeIndex.getOrDefault(a.key(), Map.of()).get((Long) prev);
+                        if (w != null && w != t) {
+                            graph.link(w.id, t.id, EdgeKind.WW);
+                        }
+                    }
+                    for (Txn reader : readIndex.getOrDefault(a.key(), Map.of()).getOrDefault(prev, Set.of())) {
+                        if (reader != t) {
+                            graph.link(reader.id, t.id, EdgeKind.RW);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Elle's {@code previously-appended-element}: the element before this one in the version
+     * order, or for an element never read, the last element read; INIT when there is none.
+     */
+    private Object previouslyAppended(long key, long element) {
+        List<Long> order = orders.getOrDefault(key, List.of());
+        int i = order.indexOf(element);
+        if (i > 0) {
+            return order.get(i - 1);
+        }
+        if (i == 0 || order.isEmpty()) {
+            return INIT;
+        }
+        return order.get(order.size() - 1);
+    }
+
+    /**
+     * Elle's {@code realtime-graph}: each invocation is linked from every op in the buffer of
+     * completed oks (to its completion, whatever its type); an ok completion replaces its own
+     * predecessors in the buffer. Fail and info completions leave the buffer alone.
+     */
+    private void realtimeEdges() {
+        Set<Txn> buffer = new LinkedHashSet<>();
+        Map<Txn, List<Txn>> predecessors = new HashMap<>();
+        for (Op op : events) {
+            Txn t = byEvent.get(op);
+            if (op.type() == OpType.INVOKE) {
+                if (t.completion != null) {
+                    predecessors.put(t, new ArrayList<>(buffer));
+                    for (Txn b : buffer) {
+                        graph.link(b.id, t.id, EdgeKind.REALTIME);
+                    }
+                }
+            } else if (op.type() == OpType.OK) {
+                predecessors.getOrDefault(t, List.of()).forEach(buffer::remove);
+                buffer.add(t);
+            }
+        }
+    }
+
+    /** Elle's {@code process-graph}: consecutive ok ops of each process. */
+    private void processEdges() {
+        Map<Long, Txn> last = new HashMap<>();
+        for (Op op : events) {
+            if (op.type() == OpType.OK) {
+                Txn t = byEvent.get(op);
+                Txn before = last.put(op.process(), t);
+                if (before != null) {
+                    graph.link(before.id, t.id, EdgeKind.PROCESS);
+                }
+            }
+        }
+    }
+
+    static List<Long> list(long[] values) {
+        return Arrays.stream(values).boxed().toList();
+    }
+
+    static boolean isPrefix(List<Long> a, List<Long> b) {
+        return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
+    }
+
+    static EnumSet<EdgeKind> none() {
+        return EnumSet.noneOf(EdgeKind.class);
+    }
+}
