@@ -1,6 +1,10 @@
 package io.isowatch.cli;
 
 import picocli.CommandLine;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
 
 /**
@@ -17,12 +21,19 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = run(out, err, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 
-    /** Runs the launcher and returns its exit code (tests call this instead of {@link #main}). */
-    public static int run(String... args) {
+    /** Runs the launcher with the given streams and returns its exit code (tests call this). */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("isowatch: " + e.getMessage());
             return ExitCodes.ERROR;

@@ -8,7 +8,6 @@ import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -329,9 +328,5 @@ final class BatchReference {
 
     static boolean isPrefix(List<Long> a, List<Long> b) {
         return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
-    }
-
-    static EnumSet<EdgeKind> none() {
-        return EnumSet.noneOf(EdgeKind.class);
     }
 }

@@ -2,8 +2,11 @@ package io.isowatch.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,20 +49,54 @@ public final class Golden {
 
     /** Every golden history on the classpath, sorted by name. */
     public static List<Case> cases() {
-        URL dir = Golden.class.getClassLoader().getResource("histories");
-        if (dir == null) {
-            throw new IllegalStateException("no histories/ folder on the test classpath");
-        }
-        try (Stream<Path> files = Files.list(Path.of(dir.toURI()))) {
+        try (Stream<Path> files = Files.list(directory())) {
             return files.filter(p -> p.getFileName().toString().endsWith(".jsonl"))
                     .sorted()
                     .map(Golden::load)
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path extracted;
+
+    /**
+     * The folder holding the golden histories as real files: the test resources themselves, or,
+     * when they come from the core's test-jar (other modules' tests), a copy extracted once.
+     */
+    public static synchronized Path directory() {
+        URL dir = Golden.class.getClassLoader().getResource("histories");
+        if (dir == null) {
+            throw new IllegalStateException("no histories/ folder on the test classpath");
+        }
+        try {
+            if ("file".equals(dir.getProtocol())) {
+                return Path.of(dir.toURI());
+            }
+            if (extracted == null) {
+                extracted = extract(dir.toURI());
+            }
+            return extracted;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static Path extract(URI jarFolder) throws IOException {
+        Path target = Files.createTempDirectory("isowatch-golden");
+        try (FileSystem jar = FileSystems.newFileSystem(jarFolder, Map.of());
+             Stream<Path> files = Files.list(jar.provider().getPath(jarFolder))) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path copy = target.resolve(p.getFileName().toString());
+                Files.copy(p, copy);
+                copy.toFile().deleteOnExit();
+            }
+        }
+        target.toFile().deleteOnExit();
+        return target;
     }
 
     private static Case load(Path history) {

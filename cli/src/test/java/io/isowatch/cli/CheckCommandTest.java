@@ -1,0 +1,142 @@
+package io.isowatch.cli;
+
+import io.isowatch.testing.Golden;
+import io.isowatch.testing.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The check command end to end: real files in, exit codes, text, JSON and pictures out. */
+class CheckCommandTest {
+
+    /** What one run printed and returned. */
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static Path golden(String name) {
+        return Golden.cases().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().history();
+    }
+
+    @Test
+    void check_validHistory_exitsZeroAndSaysTrue() {
+        Run r = run("check", "-q", golden("valid-concurrent").toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().contains("\ttrue"), r.out());
+    }
+
+    @Test
+    void check_writeSkew_exitsOneAndExplainsTheCycle() {
+        Run r = run("check", "-q", golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.INVALID, r.code());
+        assertTrue(r.out().contains("\tfalse"), r.out());
+        assertTrue(r.out().contains("G2-item"), r.out());
+        assertTrue(r.out().contains("a contradiction!"), r.out());
+    }
+
+    @Test
+    void check_writeSkewUnderSnapshotIsolation_isValid() {
+        Run r = run("check", "-q", "-c", "snapshot-isolation", golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.out());
+    }
+
+    @Test
+    void check_noModelsButG1aProhibited_reportsG1a() {
+        Run r = run("check", "-q", "-c", "none", "-a", "G1a", "--format", "json", golden("G1a-aborted-read").toString());
+        assertEquals(ExitCodes.INVALID, r.code(), r.err());
+        Map<String, Object> json = Json.object(r.out().trim());
+        assertEquals(false, json.get("valid"));
+        assertEquals(List.of("G1a"), json.get("anomaly-types"));
+    }
+
+    @Test
+    void check_jsonFormat_printsOneObjectPerFileWithStats() {
+        Run r = run("check", "-q", "--format", "json", golden("G-single-item-read-skew").toString(),
+                golden("valid-serial").toString());
+        String[] lines = r.out().trim().split("\n");
+        assertEquals(2, lines.length, r.out());
+        Map<String, Object> first = Json.object(lines[0]);
+        assertEquals(false, first.get("valid"));
+        assertEquals(List.of("G-single-item"), first.get("anomaly-types"));
+        assertTrue(first.containsKey("not") && first.containsKey("also-not"), lines[0]);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = (Map<String, Object>) first.get("stats");
+        assertTrue((Long) stats.get("txns") > 0, lines[0]);
+        assertTrue(((String) first.get("file")).endsWith("G-single-item-read-skew.jsonl"));
+        assertEquals(true, Json.object(lines[1]).get("valid"));
+        assertEquals(ExitCodes.INVALID, r.code());
+    }
+
+    @Test
+    void check_directory_writesExplanationsAndPicturesPerCycle(@TempDir Path dir) throws IOException {
+        Run r = run("check", "-q", "-o", dir.toString(), golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.INVALID, r.code());
+        assertTrue(Files.readString(dir.resolve("G2-item.txt")).contains("Let:"));
+        String svg = Files.readString(dir.resolve("G2-item").resolve("0.svg"));
+        assertTrue(svg.startsWith("<?xml") || svg.startsWith("<svg"), svg.substring(0, 40));
+        assertTrue(Files.readString(dir.resolve("G2-item").resolve("0.dot")).contains("digraph"));
+    }
+
+    @Test
+    void check_malformedJson_exits255NamingFileAndLine(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[]}\n"
+                + "{\"index\":1,\"type\":\"okay\",\"process\":0,\"f\":\"txn\",\"value\":[]}\n");
+        Run r = run("check", "-q", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("bad.jsonl") && r.err().contains(":2") && r.err().contains("okay"), r.err());
+        assertFalse(r.out().contains("true") || r.out().contains("false"), "no verdict for a broken file: " + r.out());
+    }
+
+    @Test
+    void check_doubleInvoke_exits255NamingTheLine(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("double.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,1]]}\n"
+                + "{\"index\":1,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,2]]}\n");
+        Run r = run("check", "-q", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("line 2") && r.err().contains("process 3"), r.err());
+    }
+
+    @Test
+    void check_duplicateAppendValue_exits255NamingKeyAndValue(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("dup.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",7,1]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",7,1]]}\n"
+                + "{\"index\":2,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",7,1]]}\n");
+        Run r = run("check", "-q", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("line 3") && r.err().contains("value 1") && r.err().contains("key 7"), r.err());
+    }
+
+    @Test
+    void check_unknownModel_exits255ListingKnownModels() {
+        Run r = run("check", "-c", "serialisable", golden("valid-serial").toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("serialisable") && r.err().contains("serializable"), r.err());
+    }
+
+    @Test
+    void check_missingFile_exits255() {
+        Run r = run("check", "-q", "/no/such/history.jsonl");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("/no/such/history.jsonl"), r.err());
+    }
+}

@@ -1,0 +1,178 @@
+package io.isowatch.checker;
+
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.cycle.CycleSpec;
+import io.isowatch.graph.EdgeKind;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The cycle half of {@link BatchReference}: Tarjan's strongly connected components, then every
+ * simple cycle of each component, each classified by the kind that explains each of its steps,
+ * then Elle's reporting rule per component ({@code txn/cycle-cases-in-scc}: types in search
+ * order, skipping those implied by a type already reported).
+ *
+ * <p>Enumerating simple cycles is exponential in the worst case; past {@link #MAX_CYCLES} in one
+ * component the answer is null and the caller skips the case. Fine for the small histories the
+ * properties generate.
+ */
+final class BatchCycles {
+
+    static final int MAX_CYCLES = 20_000;
+
+    /** A directed graph over transaction ids; each ordered pair carries a set of edge kinds. */
+    static final class Graph {
+        final Map<Integer, Map<Integer, EnumSet<EdgeKind>>> out = new TreeMap<>();
+
+        void link(int from, int to, EdgeKind kind) {
+            if (from == to) {
+                throw new IllegalStateException("self-loop " + from + " " + kind);
+            }
+            out.computeIfAbsent(from, k -> new TreeMap<>())
+                    .computeIfAbsent(to, k -> EnumSet.noneOf(EdgeKind.class)).add(kind);
+            out.computeIfAbsent(to, k -> new TreeMap<>());
+        }
+
+        /** Distinct (pair, kind) edges. */
+        int edgeCount() {
+            return out.values().stream().flatMap(m -> m.values().stream()).mapToInt(Set::size).sum();
+        }
+
+        /**
+         * The kind Elle's combined explainer gives the pair: the first of ww, wr, rw, process,
+         * realtime among the edges joining it (the enum's order).
+         */
+        EdgeKind explain(int from, int to) {
+            return out.get(from).get(to).iterator().next();
+        }
+
+        Set<Integer> successors(int node) {
+            return out.getOrDefault(node, Map.of()).keySet();
+        }
+
+        @Override
+        public String toString() {
+            return out.toString();
+        }
+    }
+
+    private BatchCycles() {
+    }
+
+    /** The cycle types Elle would report, over all components; null past the cycle cap. */
+    static Set<String> reportedTypes(Graph g) {
+        Set<String> reported = new TreeSet<>();
+        for (List<Integer> scc : components(g)) {
+            if (scc.size() < 2) {
+                continue;
+            }
+            Set<String> present = presentTypes(g, scc);
+            if (present == null) {
+                return null;
+            }
+            Set<String> implied = new HashSet<>();
+            for (String type : ConsistencyModels.cycleSearchOrder()) {
+                if (present.contains(type) && !implied.contains(type)) {
+                    reported.add(type);
+                    implied.addAll(ConsistencyModels.allImpliedAnomalies(List.of(type)));
+                }
+            }
+        }
+        return reported;
+    }
+
+    /** Types of every simple cycle of a component, each rooted at its smallest node; null past the cap. */
+    static Set<String> presentTypes(Graph g, List<Integer> scc) {
+        Set<Integer> members = new HashSet<>(scc);
+        Set<String> types = new TreeSet<>();
+        int[] count = {0};
+        for (int start : new TreeSet<>(scc)) {
+            List<Integer> path = new ArrayList<>();
+            path.add(start);
+            if (!extend(g, members, start, path, new HashSet<>(path), types, count)) {
+                return null;
+            }
+        }
+        return types;
+    }
+
+    private static boolean extend(Graph g, Set<Integer> members, int start, List<Integer> path,
+                                  Set<Integer> onPath, Set<String> types, int[] count) {
+        int last = path.get(path.size() - 1);
+        for (int next : g.successors(last)) {
+            if (next == start) {
+                if (++count[0] > MAX_CYCLES) {
+                    return false;
+                }
+                types.add(classify(g, path));
+            } else if (next > start && members.contains(next) && !onPath.contains(next)) {
+                path.add(next);
+                onPath.add(next);
+                boolean within = extend(g, members, start, path, onPath, types, count);
+                path.remove(path.size() - 1);
+                onPath.remove(next);
+                if (!within) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    static String classify(Graph g, List<Integer> cycle) {
+        EdgeKind[] steps = new EdgeKind[cycle.size()];
+        for (int i = 0; i < cycle.size(); i++) {
+            steps[i] = g.explain(cycle.get(i), cycle.get((i + 1) % cycle.size()));
+        }
+        return CycleSpec.classify(steps).elleName();
+    }
+
+    /** Tarjan's algorithm; components in no particular order. */
+    static List<List<Integer>> components(Graph g) {
+        Map<Integer, Integer> index = new HashMap<>();
+        Map<Integer, Integer> low = new HashMap<>();
+        List<Integer> stack = new ArrayList<>();
+        Set<Integer> onStack = new HashSet<>();
+        List<List<Integer>> out = new ArrayList<>();
+        for (int v : g.out.keySet()) {
+            if (!index.containsKey(v)) {
+                strongConnect(g, v, index, low, stack, onStack, out);
+            }
+        }
+        return out;
+    }
+
+    private static void strongConnect(Graph g, int v, Map<Integer, Integer> index, Map<Integer, Integer> low,
+                                      List<Integer> stack, Set<Integer> onStack, List<List<Integer>> out) {
+        index.put(v, index.size());
+        low.put(v, index.get(v));
+        stack.add(v);
+        onStack.add(v);
+        for (int w : g.successors(v)) {
+            if (!index.containsKey(w)) {
+                strongConnect(g, w, index, low, stack, onStack, out);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            List<Integer> scc = new ArrayList<>();
+            int w;
+            do {
+                w = stack.remove(stack.size() - 1);
+                onStack.remove(w);
+                scc.add(w);
+            } while (w != v);
+            out.add(scc);
+        }
+    }
+}

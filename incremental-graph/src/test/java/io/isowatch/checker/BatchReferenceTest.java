@@ -1,0 +1,33 @@
+package io.isowatch.checker;
+
+import io.isowatch.testing.Golden;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/** The batch reference reproduces every golden history's Elle verdict, so it can judge the checker. */
+class BatchReferenceTest {
+
+    static List<Golden.Case> cases() {
+        return Golden.cases();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void goldenHistory_reference_matchesExpectedVerdict(Golden.Case c) {
+        CheckerHistories.Loaded h = CheckerHistories.load(c);
+        BatchReference.Result r = BatchReference.check(h.ops(), h.models(), h.anomalies());
+        assertNotNull(r, c + ": too many cycles");
+        assertEquals(String.valueOf(c.valid()), r.valid().elleName(), c + ": valid; got " + r);
+        assertEquals(new TreeSet<>(c.strings("anomaly-types")), r.types(), c + ": anomaly-types");
+        if (c.strings("not") != null) {
+            assertEquals(new TreeSet<>(c.strings("not")), r.not(), c + ": not");
+            assertEquals(new TreeSet<>(c.strings("also-not")), r.alsoNot(), c + ": also-not");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.isowatch.checker;
+
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.gen.GeneratorArbitraries;
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
+import io.isowatch.testing.Golden;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * Properties of {@link IncrementalChecker} over generated histories: correct histories stay
+ * valid at every prefix, the checker agrees with the plain {@link BatchReference} at every
+ * prefix, delivery order within the reorder window does not matter, and an injected anomaly is
+ * reported exactly. Seeds are fixed; a shrunk counterexample becomes a golden history.
+ */
+class CheckerProperties {
+
+    private static final Set<String> STRICT = Set.of("strict-serializable");
+    private static final Set<String> STRICT_PROHIBITED = ConsistencyModels.prohibitedAnomalyTypes(STRICT, Set.of());
+
+    /** Options the differential property checks under: each builds a different session graph or none. */
+    enum Models {
+        STRICT_SERIALIZABLE(Set.of("strict-serializable"), Set.of()),
+        SERIALIZABLE(Set.of("serializable"), Set.of()),
+        STRONG_SESSION_SERIALIZABLE(Set.of("strong-session-serializable"), Set.of()),
+        SNAPSHOT_ISOLATION(Set.of("snapshot-isolation"), Set.of()),
+        READ_COMMITTED(Set.of("read-committed"), Set.of()),
+        G1A_ONLY(Set.of(), Set.of("G1a"));
+
+        final Set<String> models;
+        final Set<String> anomalies;
+
+        Models(Set<String> models, Set<String> anomalies) {
+            this.models = models;
+            this.anomalies = anomalies;
+        }
+
+        CheckerOptions options() {
+            return CheckerOptions.defaults().withModels(models).withAnomalies(anomalies);
+        }
+    }
+
+    @Provide
+    Arbitrary<GeneratorOptions> small() {
+        return GeneratorArbitraries.smallHistories(40);
+    }
+
+    @Provide
+    Arbitrary<AnomalyInjector.Pattern> patternOrNone() {
+        return Arbitraries.of(AnomalyInjector.Pattern.class).injectNull(0.25);
+    }
+
+    @Provide
+    Arbitrary<Models> models() {
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(4, Arbitraries.just(Models.STRICT_SERIALIZABLE)),
+                net.jqwik.api.Tuple.of(3, Arbitraries.of(Models.class)));
+    }
+
+    @Provide
+    Arbitrary<Golden.Case> golden() {
+        return Arbitraries.of(Golden.cases());
+    }
+
+    // ---- correct by construction ----
+
+    @Property(tries = 200, seed = "20250201")
+    void correctByConstruction_validAtEveryPrefix(@ForAll("small") GeneratorOptions generator) {
+        List<Op> history = ListAppendGenerator.generate(generator);
+        for (int k = 0; k <= history.size(); k++) {
+            List<Finding> streamed = new ArrayList<>();
+            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable(),
+                    streamed::add);
+            history.subList(0, k).forEach(checker::accept);
+            Verdict v = checker.finish();
+            int prefix = k;
+            assertNotEquals(Validity.FALSE, v.valid(),
+                    () -> "prefix " + prefix + " invalid: " + v.anomalyTypes() + "\n" + jsonl(history, prefix));
+            for (Finding f : streamed) {
+                assertFalse(STRICT_PROHIBITED.contains(f.type().elleName()),
+                        () -> "prefix " + prefix + " streamed " + f + "\n" + jsonl(history, prefix));
+            }
+        }
+    }
+
+    // ---- differential ----
+
+    @Property(tries = 250, seed = "20250202")
+    void incremental_equalsBatchReference_onEveryPrefix(@ForAll("small") GeneratorOptions generator,
+                                                        @ForAll("patternOrNone") AnomalyInjector.Pattern pattern,
+                                                        @ForAll("models") Models models,
+                                                        @ForAll long spliceSeed) {
+        List<Op> history = generated(generator, pattern, spliceSeed);
+        for (int k = 0; k <= history.size(); k++) {
+            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k);
+        }
+    }
+
+    static void assertAgreesWithReference(List<Op> ops, Models models, String where) {
+        BatchReference.Result expected = BatchReference.check(ops, models.models, models.anomalies);
+        if (expected == null) {
+            return;
+        }
+        Verdict actual = CheckerHistories.check(ops, models.options());
+        java.util.function.Function<String, String> context = what -> what + ", " + where + " under " + models
+                + "; reference " + expected + "\n" + CheckerHistories.jsonLines(ops);
+        assertEquals(expected.types(), CheckerHistories.typeNames(actual), () -> context.apply("anomaly types"));
+        assertEquals(expected.valid(), actual.valid(), () -> context.apply("valid"));
+        assertEquals(expected.not(), actual.not(), () -> context.apply("not"));
+        assertEquals(expected.alsoNot(), actual.alsoNot(), () -> context.apply("also-not"));
+    }
+
+    // ---- reordering ----
+
+    @Property(tries = 200, seed = "20250203")
+    void reorderedWithinWindow_sameVerdict(@ForAll("small") GeneratorOptions generator,
+                                           @ForAll("patternOrNone") AnomalyInjector.Pattern pattern,
+                                           @ForAll @IntRange(min = 1, max = 16) int window,
+                                           @ForAll long seed) {
+        List<Op> history = generated(generator, pattern, seed);
+        assertReorderedSame(history, CheckerOptions.defaults(), window, seed);
+    }
+
+    @Property(tries = 150, seed = "20250204")
+    void reorderedWithinWindow_goldenHistory_sameVerdict(@ForAll("golden") Golden.Case golden,
+                                                         @ForAll @IntRange(min = 1, max = 16) int window,
+                                                         @ForAll long seed) {
+        CheckerHistories.Loaded h = CheckerHistories.load(golden);
+        assertReorderedSame(h.ops(), h.options(), window, seed);
+    }
+
+    private static void assertReorderedSame(List<Op> history, CheckerOptions options, int window, long seed) {
+        Verdict inOrder = CheckerHistories.check(history, options);
+        List<Op> shuffled = jitter(history, window, new SplittableRandom(seed));
+        Verdict reordered = CheckerHistories.check(shuffled, options.withReorderWindow(window));
+        String context = "window " + window + ", delivered as "
+                + shuffled.stream().map(o -> String.valueOf(o.index())).toList() + "\n"
+                + CheckerHistories.jsonLines(history);
+        assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context);
+        assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context);
+        assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context);
+        assertEquals(inOrder.alsoNot(), reordered.alsoNot(), () -> "also-not, " + context);
+    }
+
+    /** Sorts events by index plus a jitter in [0, window): no event moves past one more than window - 1 away. */
+    static List<Op> jitter(List<Op> history, int window, SplittableRandom random) {
+        List<long[]> keyed = new ArrayList<>(history.size());
+        for (int i = 0; i < history.size(); i++) {
+            keyed.add(new long[] {history.get(i).index() + random.nextInt(window), i});
+        }
+        keyed.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
+        return keyed.stream().map(a -> history.get((int) a[1])).toList();
+    }
+
+    // ---- injected anomalies ----
+
+    @Property(tries = 250, seed = "20250205")
+    void injectedAnomaly_reportedExactly(@ForAll("small") GeneratorOptions generator,
+                                         @ForAll AnomalyInjector.Pattern pattern,
+                                         @ForAll long seed) {
+        List<Op> history = generated(generator, pattern, seed);
+        Verdict v = CheckerHistories.check(history, CheckerOptions.defaults());
+        String context = pattern + "\n" + CheckerHistories.jsonLines(history);
+        assertEquals(new java.util.TreeSet<>(pattern.expected), CheckerHistories.typeNames(v), context);
+        assertEquals(Validity.FALSE, v.valid(), context);
+        BatchReference.Result r = BatchReference.check(history, STRICT, Set.of());
+        if (r != null) {
+            assertEquals(new java.util.TreeSet<>(pattern.expected), r.types(), "reference, " + context);
+        }
+    }
+
+    // ---- helpers ----
+
+    private static List<Op> generated(GeneratorOptions generator, AnomalyInjector.Pattern pattern, long seed) {
+        List<Op> history = ListAppendGenerator.generate(generator);
+        return pattern == null ? history : AnomalyInjector.inject(history, pattern, new SplittableRandom(seed));
+    }
+
+    private static String jsonl(List<Op> history, int prefix) {
+        return CheckerHistories.jsonLines(history.subList(0, prefix));
+    }
+}
