@@ -235,20 +235,18 @@ public final class IncrementalCycleIndex {
     }
 
     private void appendSorted(IntList reps, int merged, IntList sequence, IntList slots) {
-        int[] live = new int[reps.size()];
+        // Sort live representatives by their position without boxing: (ord, rep) packed in a long.
+        long[] packed = new long[reps.size()];
         int n = 0;
         for (int i = 0; i < reps.size(); i++) {
             int r = reps.get(i);
-            if (parent[r] == r && r != merged && (merged < 0 || component(r) != merged)) {
-                live[n++] = r;
+            if (parent[r] == r && r != merged) {
+                packed[n++] = ((long) ord[r] << 32) | (r & 0xFFFFFFFFL);
             }
         }
-        Integer[] boxed = new Integer[n];
+        Arrays.sort(packed, 0, n);
         for (int i = 0; i < n; i++) {
-            boxed[i] = live[i];
-        }
-        Arrays.sort(boxed, (x, y) -> Integer.compare(ord[x], ord[y]));
-        for (Integer r : boxed) {
+            int r = (int) packed[i];
             sequence.add(r);
             slots.add(ord[r]);
         }

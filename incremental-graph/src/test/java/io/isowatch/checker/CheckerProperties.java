@@ -17,6 +17,7 @@ import net.jqwik.api.constraints.IntRange;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -114,18 +115,35 @@ class CheckerProperties {
         }
     }
 
+    /**
+     * The checker's verdict equals the reference's, or, failing that, the reference's imitating
+     * the checker's known departures from Elle (each has a failing example of its own in
+     * {@link CheckerElleDiscrepancyTest}; tolerating them here lets this property look for new ones).
+     */
     static void assertAgreesWithReference(List<Op> ops, Models models, String where) {
         BatchReference.Result expected = BatchReference.check(ops, models.models, models.anomalies);
         if (expected == null) {
             return;
         }
         Verdict actual = CheckerHistories.check(ops, models.options());
+        if (!agree(expected, actual)) {
+            BatchReference.Result known = BatchReference.check(ops, models.models, models.anomalies,
+                    EnumSet.allOf(BatchReference.Deviation.class));
+            if (known != null && agree(known, actual)) {
+                return;
+            }
+        }
         java.util.function.Function<String, String> context = what -> what + ", " + where + " under " + models
                 + "; reference " + expected + "\n" + CheckerHistories.jsonLines(ops);
         assertEquals(expected.types(), CheckerHistories.typeNames(actual), () -> context.apply("anomaly types"));
         assertEquals(expected.valid(), actual.valid(), () -> context.apply("valid"));
         assertEquals(expected.not(), actual.not(), () -> context.apply("not"));
         assertEquals(expected.alsoNot(), actual.alsoNot(), () -> context.apply("also-not"));
+    }
+
+    private static boolean agree(BatchReference.Result r, Verdict v) {
+        return r.types().equals(CheckerHistories.typeNames(v)) && r.valid() == v.valid()
+                && r.not().equals(v.not()) && r.alsoNot().equals(v.alsoNot());
     }
 
     // ---- reordering ----

@@ -1,0 +1,11 @@
+/**
+ * The dependency graph between transactions (Adya, "Weak Consistency: A Generalized Theory and
+ * Optimistic Implementations for Distributed Transactions", MIT 1999): write (ww), read (wr) and
+ * anti-dependency (rw) edges, plus the process and realtime orders Elle adds for session and
+ * strict models.
+ *
+ * <p>Only the checker mutates the graph ({@link io.isowatch.graph.MutableDependencyGraph});
+ * everyone else reads it through {@link io.isowatch.graph.DependencyGraph}. Edges are stored in
+ * primitive pools and carry no evidence; explanations recompute it, as Elle's explainers do.
+ */
+package io.isowatch.graph;
