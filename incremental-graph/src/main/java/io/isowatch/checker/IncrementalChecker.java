@@ -91,6 +91,7 @@ public final class IncrementalChecker {
     private long info;
     private long fail;
     private boolean finished;
+    private boolean realtimeEdgeToFailed;
 
     public IncrementalChecker(CheckerOptions options, AtomTable atoms, Consumer<Finding> listener) {
         this.options = Objects.requireNonNull(options, "options");
@@ -274,6 +275,10 @@ public final class IncrementalChecker {
                 for (int p : before) {
                     link(p, id, EdgeKind.REALTIME);
                 }
+            } else if (before.length > 0) {
+                // Elle links realtime predecessors to failed transactions too; such edges can
+                // close no cycle, so they are not stored, but they make Elle's graph non-empty.
+                realtimeEdgeToFailed = true;
             }
             if (outcome == TxnTable.OK) {
                 for (int p : before) {
@@ -320,7 +325,7 @@ public final class IncrementalChecker {
         reorder.flush(processEvent);
         finished = true;
         traces.forEach(trace -> trace.settle(status, traceListener));
-        if (graph.edgeCount() == 0) {
+        if (graph.edgeCount() == 0 && !realtimeEdgeToFailed) {
             report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH,
                     "no dependency between any two transactions could be inferred", List.of()));
         }
