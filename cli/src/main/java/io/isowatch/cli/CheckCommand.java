@@ -3,8 +3,10 @@ package io.isowatch.cli;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
+import io.isowatch.checker.RegisterOptions;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
+import io.isowatch.checker.Workload;
 import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
@@ -35,8 +37,19 @@ final class CheckCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = {"-m", "--model"}, defaultValue = "list-append", paramLabel = "WORKLOAD",
-            description = "Workload the history records: list-append (default: ${DEFAULT-VALUE}).")
+            description = "Workload the history records: list-append or rw-register (default: ${DEFAULT-VALUE}).")
     String model;
+
+    @Option(names = "--wfr-keys", description = "rw-register: assume writes follow reads within a transaction.")
+    boolean wfrKeys;
+
+    @Option(names = "--sequential-keys",
+            description = "rw-register: assume each key is sequentially consistent (process order orders versions).")
+    boolean sequentialKeys;
+
+    @Option(names = "--linearizable-keys",
+            description = "rw-register: assume each key is linearizable (realtime order orders versions).")
+    boolean linearizableKeys;
 
     @Option(names = {"-c", "--consistency-models"}, defaultValue = "strict-serializable", paramLabel = "MODELS",
             split = ",", description = "Models the history must satisfy, comma-separated, or 'none' "
@@ -106,9 +119,15 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     private CheckerOptions options() {
-        if (!"list-append".equals(model)) {
+        Workload workload = Workload.byElleName(model);
+        if (workload == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "workload '" + model + "' is not supported yet; isowatch checks list-append histories (-m list-append)");
+                    "-m: unknown workload '" + model + "'; isowatch checks list-append and rw-register histories");
+        }
+        boolean registerFlags = wfrKeys || sequentialKeys || linearizableKeys;
+        if (registerFlags && workload != Workload.RW_REGISTER) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--wfr-keys, --sequential-keys and --linearizable-keys apply to -m rw-register only");
         }
         Set<String> modelSet = new LinkedHashSet<>();
         for (String m : models) {
@@ -134,7 +153,8 @@ final class CheckCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--reorder-window must be >= 0 and --cycle-search-budget > 0");
         }
-        return new CheckerOptions(modelSet, anomalySet, reorderWindow, cycleSearchBudget);
+        return new CheckerOptions(modelSet, anomalySet, reorderWindow, cycleSearchBudget, workload,
+                new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys));
     }
 
     private void print(PrintWriter out, Path file, HistoryCheck.Result result) {

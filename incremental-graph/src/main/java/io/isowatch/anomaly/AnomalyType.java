@@ -39,6 +39,21 @@ public enum AnomalyType {
     CYCLIC_VERSIONS("cyclic-versions", false),
     GARBAGE_READ("garbage-read", false),
 
+    // Elle's fallbacks: a cycle exists in the subgraph a model forbids, but no cycle search
+    // classified it as an anomaly that already rules the model out.
+    PL_1_CYCLE_EXISTS("PL-1-cycle-exists", false),
+    PL_2_CYCLE_EXISTS("PL-2-cycle-exists", false),
+    PL_SI_CYCLE_EXISTS("PL-SI-cycle-exists", false),
+    PL_3_CYCLE_EXISTS("PL-3-cycle-exists", false),
+    STRONG_SESSION_PL_1_CYCLE_EXISTS("strong-session-PL-1-cycle-exists", false),
+    STRONG_SESSION_PL_2_CYCLE_EXISTS("strong-session-PL-2-cycle-exists", false),
+    STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS("strong-session-snapshot-isolation-cycle-exists", false),
+    STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS("strong-session-serializable-cycle-exists", false),
+    STRONG_PL_1_CYCLE_EXISTS("strong-PL-1-cycle-exists", false),
+    STRONG_PL_2_CYCLE_EXISTS("strong-PL-2-cycle-exists", false),
+    STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS("strong-snapshot-isolation-cycle-exists", false),
+    PL_SS_CYCLE_EXISTS("PL-SS-cycle-exists", false),
+
     /** The cycle search ran out of budget: the verdict becomes unknown, never valid. */
     CYCLE_SEARCH_TIMEOUT("cycle-search-timeout", false),
     /** No dependency was inferred at all; almost always a broken history. Makes the verdict unknown. */
@@ -68,6 +83,11 @@ public enum AnomalyType {
     /** True for anomalies that are cycles in the dependency graph. */
     public boolean isCycle() {
         return cycle;
+    }
+
+    /** True for Elle's {@code <model>-cycle-exists} fallbacks. */
+    public boolean isCycleExists() {
+        return elleName.endsWith("-cycle-exists");
     }
 
     /** True for anomalies that make a verdict unknown rather than invalid. */

@@ -135,6 +135,44 @@ public sealed interface Finding {
     }
 
     /**
+     * Inferring a version order for register {@code key} from {@code source} (wfr-keys,
+     * sequential-keys or linearizable-keys) would make it cyclic: {@code cycle} lists versions
+     * going round, with {@link io.isowatch.trace.TraceListener#NIL} for the initial nil state.
+     * That source's inference is left out, as Elle leaves it out.
+     */
+    record CyclicVersions(long key, long[] cycle, String source) implements Finding {
+        @Override
+        public AnomalyType type() {
+            return AnomalyType.CYCLIC_VERSIONS;
+        }
+
+        @Override
+        public List<Txn> txns() {
+            return List.of();
+        }
+    }
+
+    /**
+     * Elle's fallback: the transactions in {@code scc} form a cycle in the subgraph that
+     * {@code model} forbids ({@code subgraph}, e.g. {@code ww+realtime}), but no anomaly found
+     * rules that model out. Arises where Elle explains a step by a stronger relationship than
+     * the one that closes the cycle.
+     */
+    record CycleExists(AnomalyType type, String model, String subgraph, List<Txn> scc) implements Finding {
+        public CycleExists {
+            if (!type.isCycleExists()) {
+                throw new IllegalArgumentException(type + " is not a cycle-exists anomaly");
+            }
+            scc = List.copyOf(scc);
+        }
+
+        @Override
+        public List<Txn> txns() {
+            return scc;
+        }
+    }
+
+    /**
      * Something the checker could not decide, which makes the verdict unknown rather than valid:
      * a cycle search that ran out of budget, or an empty dependency graph.
      */

@@ -13,9 +13,11 @@ import java.util.Set;
  *                          0 when events arrive in index order
  * @param cycleSearchBudget edges a single cycle search may visit before it gives up and the
  *                          verdict becomes unknown
+ * @param workload          list-append or rw-register
+ * @param registerOptions   the version-order sources rw-register may assume
  */
 public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
-                             long cycleSearchBudget) {
+                             long cycleSearchBudget, Workload workload, RegisterOptions registerOptions) {
 
     /** Elle's default: strict-serializable. */
     public static final Set<String> DEFAULT_MODELS = Set.of("strict-serializable");
@@ -30,6 +32,15 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
         if (cycleSearchBudget <= 0) {
             throw new IllegalArgumentException("cycleSearchBudget must be > 0, got " + cycleSearchBudget);
         }
+        Objects.requireNonNull(workload, "workload");
+        Objects.requireNonNull(registerOptions, "registerOptions");
+    }
+
+    /** List-append options. */
+    public CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
+                          long cycleSearchBudget) {
+        this(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, Workload.LIST_APPEND,
+                RegisterOptions.NONE);
     }
 
     /** Strict-serializable, no extra anomalies, in-order delivery. */
@@ -38,18 +49,29 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
     }
 
     public CheckerOptions withModels(Set<String> models) {
-        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget);
+        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions);
     }
 
     public CheckerOptions withAnomalies(Set<String> extra) {
-        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget);
+        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget, workload, registerOptions);
     }
 
     public CheckerOptions withReorderWindow(int window) {
-        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget);
+        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget, workload, registerOptions);
     }
 
     public CheckerOptions withCycleSearchBudget(long budget) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget);
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget, workload, registerOptions);
+    }
+
+    /** Checks an rw-register history with the given version-order sources. */
+    public CheckerOptions withRegisters(RegisterOptions register) {
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget,
+                Workload.RW_REGISTER, register);
+    }
+
+    public CheckerOptions withWorkload(Workload value) {
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, value,
+                registerOptions);
     }
 }

@@ -4,6 +4,8 @@ import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.Txn;
+import io.isowatch.collect.IntList;
+import io.isowatch.cycle.CycleExistence;
 import io.isowatch.cycle.CycleSearch;
 import io.isowatch.cycle.CycleSpec;
 import io.isowatch.cycle.IncrementalCycleIndex;
@@ -11,8 +13,12 @@ import io.isowatch.graph.EdgeKind;
 import io.isowatch.graph.MutableDependencyGraph;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Turns new edges into cycle findings: keeps the components current and, when an edge closes or
@@ -22,14 +28,22 @@ import java.util.Set;
  * and the types they imply; those are not searched again, as Elle skips anomalies implied by
  * ones already found in an SCC. A search that runs out of budget is reported once per component
  * as {@code cycle-search-timeout}, which makes the verdict unknown.
+ *
+ * <p>At the end, {@link #finalFindings()} gives what Elle reports for the final graph: a cycle
+ * found while one of its pairs was explained by a weaker relationship than it finally is (say
+ * realtime, before an rw edge joined the pair) is classified again and, if its type changed,
+ * its component is searched afresh; Elle's reporting rule is applied per component; and Elle's
+ * cycle-exists fallbacks are added where no reported anomaly already rules their model out.
  */
 final class CycleFinder {
 
-    /** A cycle finding and a member of the component it was found in. */
-    record Found(Finding finding, int member) {
+    /** A finding and a member of the component it was found in. */
+    private record Found(Finding finding, int member) {
     }
 
     private static final long TIMEOUT_TAG = 1L << 62;
+    private static final int FOUND_SHIFT = 0;
+    private static final int SKIP_SHIFT = 31;
 
     private final MutableDependencyGraph graph;
     private final IncrementalCycleIndex index;
@@ -38,6 +52,7 @@ final class CycleFinder {
     private final List<CycleSpec> order = new ArrayList<>();
     private final long[] impliedMask;
     private final List<Found> found = new ArrayList<>();
+    private final IntList cyclicMembers = new IntList();
 
     CycleFinder(MutableDependencyGraph graph, boolean realtime, boolean process, long budget) {
         this.graph = graph;
@@ -66,28 +81,24 @@ final class CycleFinder {
         }
     }
 
-    /** The order in which cycle types are searched. */
-    List<CycleSpec> searchOrder() {
-        return order;
-    }
-
-    int component(int node) {
-        return index.component(node);
-    }
-
     /**
      * Accounts for the new edge {@code from -> to} (already in the graph) and reports each
      * cycle type it newly makes provable.
      */
-    void edgeAdded(int from, int to, CycleExplainer explainer, java.util.function.Consumer<Finding> report) {
+    void edgeAdded(int from, int to, CycleExplainer explainer, Consumer<Finding> report) {
         int rep = index.edgeAdded(from, to);
         if (rep == IncrementalCycleIndex.NO_CYCLE) {
             return;
         }
+        cyclicMembers.add(from);
+        searchThrough(rep, from, to, explainer, report);
+    }
+
+    private void searchThrough(int rep, int from, int to, CycleExplainer explainer, Consumer<Finding> report) {
         boolean focused = false;
         for (int i = 0; i < order.size(); i++) {
             long tags = index.tags(rep);
-            if ((tags & (1L << (i + 31))) != 0 || (tags & (1L << i)) != 0) {
+            if ((tags & (1L << (i + SKIP_SHIFT))) != 0 || (tags & (1L << (i + FOUND_SHIFT))) != 0) {
                 continue;
             }
             if (!focused) {
@@ -97,9 +108,8 @@ final class CycleFinder {
             CycleSpec spec = order.get(i);
             CycleSearch.Result result = search.find(spec, from, to, budget);
             if (result.outcome() == CycleSearch.Outcome.FOUND) {
-                AnomalyType type = CycleSpec.classify(result.kinds());
-                Finding.Cycle cycle = explainer.cycle(type, result.nodes(), result.kinds());
-                index.addTags(rep, (1L << i) | (impliedMask[i] << 31));
+                Finding.Cycle cycle = explainer.cycle(CycleSpec.classify(result.kinds()), result.nodes(), result.kinds());
+                index.addTags(rep, (1L << (i + FOUND_SHIFT)) | (impliedMask[i] << SKIP_SHIFT));
                 found.add(new Found(cycle, from));
                 report.accept(cycle);
             } else if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET && (tags & TIMEOUT_TAG) == 0) {
@@ -115,44 +125,161 @@ final class CycleFinder {
     }
 
     /**
-     * The cycle findings Elle would report for the final graph: within each component, types in
-     * search order, skipping those implied by a type reported before them. Timeouts always stay.
+     * The cycle findings Elle would report for the final graph, plus its cycle-exists
+     * fallbacks. Call once, after the last edge.
      */
-    List<Finding> finalFindings() {
+    List<Finding> finalFindings(CycleExplainer explainer) {
+        Map<Integer, List<Finding>> byComponent = new LinkedHashMap<>();
+        for (int i = 0; i < cyclicMembers.size(); i++) {
+            byComponent.computeIfAbsent(index.component(cyclicMembers.get(i)), c -> new ArrayList<>());
+        }
         List<Finding> out = new ArrayList<>();
-        java.util.Map<Integer, Long> reported = new java.util.HashMap<>();
-        java.util.Map<AnomalyType, Integer> position = new java.util.HashMap<>();
+        Map<Integer, Boolean> stale = new HashMap<>();
+        for (Found f : found) {
+            int c = index.component(f.member());
+            if (f.finding() instanceof Finding.Cycle cycle && !stillClassifiedAs(cycle)) {
+                stale.put(c, true);
+            } else {
+                byComponent.get(c).add(f.finding());
+            }
+        }
+        for (Map.Entry<Integer, List<Finding>> e : byComponent.entrySet()) {
+            List<Finding> component = e.getValue();
+            if (stale.containsKey(e.getKey())) {
+                component = searchAfresh(e.getKey(), component, explainer);
+            }
+            List<Finding> reported = ellesReport(component);
+            out.addAll(reported);
+            out.addAll(cycleExistence(e.getKey(), reported, explainer));
+        }
+        return out;
+    }
+
+    /** Whether a cycle's steps, explained by the final graph, still give the type it was found as. */
+    private boolean stillClassifiedAs(Finding.Cycle cycle) {
+        EdgeKind[] kinds = new EdgeKind[cycle.steps().size()];
+        for (int i = 0; i < kinds.length; i++) {
+            Finding.Step s = cycle.steps().get(i);
+            kinds[i] = graph.pairKind(s.from().id(), s.to().id());
+        }
+        return CycleSpec.classify(kinds) == cycle.type();
+    }
+
+    /** Searches a whole component for every type not yet found in it, through each of its edges. */
+    private List<Finding> searchAfresh(int rep, List<Finding> kept, CycleExplainer explainer) {
+        List<Finding> out = new ArrayList<>(kept);
+        long have = 0;
+        for (Finding f : kept) {
+            int i = position(f.type());
+            if (i >= 0) {
+                have |= (1L << i) | impliedMask[i];
+            }
+        }
+        search.focus(rep);
+        int[] members = members(rep);
         for (int i = 0; i < order.size(); i++) {
-            position.put(order.get(i).type(), i);
-        }
-        // Which types each final component holds.
-        java.util.Map<Integer, Long> present = new java.util.HashMap<>();
-        for (Found f : found) {
-            Integer p = position.get(f.finding().type());
-            if (p != null) {
-                present.merge(index.component(f.member()), 1L << p, (x, y) -> x | y);
+            if ((have & (1L << i)) != 0) {
+                continue;
             }
-        }
-        for (java.util.Map.Entry<Integer, Long> e : present.entrySet()) {
-            long skip = 0;
-            long keep = 0;
-            for (int i = 0; i < order.size(); i++) {
-                if ((e.getValue() & (1L << i)) != 0 && (skip & (1L << i)) == 0) {
-                    keep |= 1L << i;
-                    skip |= impliedMask[i];
+            searching:
+            for (int from : members) {
+                for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
+                    int to = graph.target(e);
+                    if (index.component(to) != rep) {
+                        continue;
+                    }
+                    CycleSearch.Result r = search.find(order.get(i), from, to, budget);
+                    if (r.outcome() == CycleSearch.Outcome.FOUND) {
+                        out.add(explainer.cycle(CycleSpec.classify(r.kinds()), r.nodes(), r.kinds()));
+                        have |= (1L << i) | impliedMask[i];
+                        break searching;
+                    }
+                    if (r.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
+                        out.add(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
+                                "searching a component of " + members.length + " transactions afresh for "
+                                        + order.get(i).type() + " ran out of budget",
+                                List.of(explainer.txn(from), explainer.txn(to))));
+                        break searching;
+                    }
                 }
-            }
-            reported.put(e.getKey(), keep);
-        }
-        for (Found f : found) {
-            Integer p = position.get(f.finding().type());
-            if (p == null) {
-                out.add(f.finding());
-            } else if ((reported.get(index.component(f.member())) & (1L << p)) != 0) {
-                out.add(f.finding());
             }
         }
         return out;
+    }
+
+    /** Elle's per-SCC rule: types in search order, leaving out those implied by one kept before. */
+    private List<Finding> ellesReport(List<Finding> component) {
+        long present = 0;
+        for (Finding f : component) {
+            int i = position(f.type());
+            if (i >= 0) {
+                present |= 1L << i;
+            }
+        }
+        long keep = 0;
+        long skip = 0;
+        for (int i = 0; i < order.size(); i++) {
+            if ((present & (1L << i)) != 0 && (skip & (1L << i)) == 0) {
+                keep |= 1L << i;
+                skip |= impliedMask[i];
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : component) {
+            int i = position(f.type());
+            if (i < 0 || (keep & (1L << i)) != 0) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Elle's cycle-existence fallbacks for one component: each model's forbidden subgraph that
+     * has a cycle, skipping models already ruled out by an earlier row, and dropping those the
+     * component's reported cycles already rule out.
+     */
+    private List<Finding> cycleExistence(int rep, List<Finding> reported, CycleExplainer explainer) {
+        int[] members = members(rep);
+        List<String> cycleTypes = reported.stream().filter(f -> f.type().isCycle())
+                .map(f -> f.type().elleName()).toList();
+        Set<String> ruledOut = cycleTypes.isEmpty() ? Set.of() : ConsistencyModels.impossibleModels(cycleTypes);
+        List<String> redundant = new ArrayList<>();
+        List<Finding> out = new ArrayList<>();
+        for (CycleExistence.Spec spec : CycleExistence.SPECS) {
+            if (redundant.contains(spec.model()) || !CycleExistence.cycleExists(graph, members, spec)) {
+                continue;
+            }
+            redundant.addAll(ConsistencyModels.impossibleModels(List.of(spec.type().elleName())));
+            if (!ruledOut.contains(spec.model())) {
+                List<Txn> scc = new ArrayList<>();
+                for (int m : members) {
+                    scc.add(explainer.txn(m));
+                }
+                out.add(new Finding.CycleExists(spec.type(), ConsistencyModels.friendlyModel(spec.model()),
+                        spec.label(), scc));
+            }
+        }
+        return out;
+    }
+
+    private int[] members(int rep) {
+        IntList m = new IntList();
+        for (int n = index.component(rep); n >= 0; n = index.nextMember(n)) {
+            m.add(n);
+        }
+        int[] out = m.toArray();
+        java.util.Arrays.sort(out);
+        return out;
+    }
+
+    private int position(AnomalyType type) {
+        for (int i = 0; i < order.size(); i++) {
+            if (order.get(i).type() == type) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Builds findings for cycles: the checker knows the transactions and the evidence. */

@@ -15,10 +15,6 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
-import io.isowatch.trace.ListAppendTrace;
-import io.isowatch.trace.ListAppendTraces;
-import io.isowatch.trace.TraceListener;
-import io.isowatch.trace.TxnStatus;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,12 +63,10 @@ public final class IncrementalChecker {
 
     private final ReorderBuffer reorder;
     private final TxnTable txns = new TxnTable();
-    private final ListAppendTraces traces = new ListAppendTraces();
     private final MutableDependencyGraph graph = new MutableDependencyGraph();
     private final CycleFinder cycles;
-    private final EdgeExplainer explainer;
-    private final TxnStatus status = new Status();
-    private final TraceListener traceListener = new TraceFindings();
+    private final Inference inference;
+    private final Context context = new Context();
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
     private final Consumer<Op> processEvent = this::process;
 
@@ -81,7 +75,6 @@ public final class IncrementalChecker {
     private final LongIntMap lastCommitted = new LongIntMap();
     private final IntList realtimeFrontier = new IntList();
     private int[][] realtimePredecessors = new int[1024][];
-    private final LostUpdates lostUpdates = new LostUpdates();
     private final List<Finding> findings = new ArrayList<>();
 
     private Op current;
@@ -103,7 +96,9 @@ public final class IncrementalChecker {
         this.process = !realtime && ConsistencyModels.processNeeded(reportable);
         this.reorder = new ReorderBuffer(options.reorderWindow());
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget());
-        this.explainer = new EdgeExplainer(txns, traces, this::microOps);
+        this.inference = options.workload() == Workload.RW_REGISTER
+                ? new RegisterInference(context, options.registerOptions())
+                : new ListAppendInference(context);
     }
 
     /** Checks with the given options and collects nothing while streaming. */
@@ -173,33 +168,12 @@ public final class IncrementalChecker {
         int id = txns.invoke(op);
         openTxn.put(p, id);
         graph.ensureNode(id);
-        claimAppends(op, id);
+        inference.invoked(id, op);
         if (realtime) {
             if (id >= realtimePredecessors.length) {
                 realtimePredecessors = Arrays.copyOf(realtimePredecessors, realtimePredecessors.length * 2);
             }
             realtimePredecessors[id] = realtimeFrontier.toArray();
-        }
-    }
-
-    private void claimAppends(Op op, int id) {
-        List<MicroOp> mops = op.value();
-        for (int i = 0; i < mops.size(); i++) {
-            if (!(mops.get(i) instanceof MicroOp.Append append)) {
-                continue;
-            }
-            boolean intermediate = false;
-            for (int j = i + 1; j < mops.size(); j++) {
-                if (mops.get(j) instanceof MicroOp.Append later && later.key() == append.key()) {
-                    intermediate = true;
-                    break;
-                }
-            }
-            int other = traces.trace(append.key()).claim(append.value(), id, intermediate);
-            if (other != LongIntMap.MISSING) {
-                throw new HistoryViolationException(op, Messages.duplicateAppend(op, atoms.render(append.key()),
-                        atoms.render(append.value()), txns.invokeIndex(other)));
-            }
         }
     }
 
@@ -215,8 +189,6 @@ public final class IncrementalChecker {
         current = op;
         currentTxn = id;
         byte outcome = TxnTable.statusOf(op.type());
-        List<MicroOp> mops = op.value();
-        boolean[] prefixRead = new boolean[mops.size()];
         txns.complete(id, op);
         switch (outcome) {
             case TxnTable.OK -> ok++;
@@ -226,45 +198,11 @@ public final class IncrementalChecker {
             }
             default -> fail++;
         }
-        for (MicroOp m : mops) {
-            if (m instanceof MicroOp.Append append) {
-                ListAppendTrace trace = traces.trace(append.key());
-                if (trace.writerOf(append.value()) == id) {
-                    trace.writerCompleted(id, append.value(), status, traceListener);
-                }
-            }
-        }
-        if (outcome != TxnTable.FAIL) {
-            for (int i = 0; i < mops.size(); i++) {
-                if (mops.get(i) instanceof MicroOp.Read read && read.known()) {
-                    prefixRead[i] = traces.trace(read.key())
-                            .read(id, read.values(), outcome == TxnTable.OK, status, traceListener);
-                }
-            }
-        }
-        if (outcome == TxnTable.OK) {
-            checkAlone(id, mops, prefixRead);
-        }
+        boolean[] prefixRead = inference.completed(id, op, outcome);
         sessionEdges(id, outcome);
-        txns.storeMicroOps(id, mops, prefixRead);
+        txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
-    }
-
-    private void checkAlone(int id, List<MicroOp> mops, boolean[] prefixRead) {
-        TransactionChecks.InternalCase internal = TransactionChecks.internal(mops);
-        if (internal != null) {
-            report(new Finding.Internal(txn(id), internal.mopIndex(), internal.expected(), internal.unknownPrefix()));
-        }
-        TransactionChecks.FutureReadCase future = TransactionChecks.futureRead(mops);
-        if (future != null) {
-            report(new Finding.BadRead(AnomalyType.FUTURE_READ, txn(id), future.mopIndex(), future.element(), null));
-        }
-        int pair = lostUpdates.record(id, mops, prefixRead);
-        if (pair >= 0) {
-            report(new Finding.LostUpdate(lostUpdates.key(pair), lostUpdates.value(pair, this::prefix),
-                    lostUpdates.members(pair).stream().map(this::txn).toList()));
-        }
     }
 
     private void sessionEdges(int id, byte outcome) {
@@ -324,7 +262,7 @@ public final class IncrementalChecker {
         }
         reorder.flush(processEvent);
         finished = true;
-        traces.forEach(trace -> trace.settle(status, traceListener));
+        inference.settle();
         if (graph.edgeCount() == 0 && !realtimeEdgeToFailed) {
             report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH,
                     "no dependency between any two transactions could be inferred", List.of()));
@@ -339,14 +277,13 @@ public final class IncrementalChecker {
                 all.computeIfAbsent(f.type(), t -> new ArrayList<>()).add(f);
             }
         }
-        for (Finding f : cycles.finalFindings()) {
+        for (Finding f : cycles.finalFindings(cycleExplainer)) {
             all.computeIfAbsent(f.type(), t -> new ArrayList<>()).add(f);
         }
-        for (int g : lostUpdates.groups()) {
-            all.computeIfAbsent(AnomalyType.LOST_UPDATE, t -> new ArrayList<>()).add(new Finding.LostUpdate(
-                    lostUpdates.key(g), lostUpdates.value(g, this::prefix),
-                    lostUpdates.members(g).stream().map(this::txn).toList()));
+        for (Finding f : inference.lostUpdates()) {
+            all.computeIfAbsent(AnomalyType.LOST_UPDATE, t -> new ArrayList<>()).add(f);
         }
+        dropRedundantCycleExists(all);
         Map<AnomalyType, List<Finding>> shown = new LinkedHashMap<>();
         boolean bad = false;
         List<AnomalyType> types = new ArrayList<>();
@@ -370,10 +307,26 @@ public final class IncrementalChecker {
                 new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()), stats);
     }
 
+    /**
+     * Elle's remove-redundant-cycle-exists: a cycle-exists fallback is left out when the other
+     * reportable anomalies already rule its model out.
+     */
+    private void dropRedundantCycleExists(Map<AnomalyType, List<Finding>> all) {
+        List<String> others = all.keySet().stream()
+                .filter(t -> !t.isCycleExists() && reportable.contains(t.elleName()))
+                .map(AnomalyType::elleName).toList();
+        if (others.isEmpty()) {
+            return;
+        }
+        Set<String> ruledOut = ConsistencyModels.impossibleModels(others);
+        all.keySet().removeIf(t -> t.isCycleExists() && ruledOut.contains(
+                ConsistencyModels.canonicalModel(t.elleName().substring(0, t.elleName().length() - "-cycle-exists".length()))));
+    }
+
     // ---- transactions as findings show them ----
 
     private long[] prefix(long key, int length) {
-        return traces.trace(key).prefix(length);
+        return inference.prefix(key, length);
     }
 
     /** A transaction's micro-ops; for the one being completed, those of its completion. */
@@ -396,32 +349,8 @@ public final class IncrementalChecker {
         return txns.txn(id, this::prefix).completion();
     }
 
-    /** The index of the first read of {@code key} in {@code t} holding {@code element}, or -1. */
-    private static int readHolding(Txn t, long key, long element) {
-        List<MicroOp> mops = t.completion().value();
-        for (int i = 0; i < mops.size(); i++) {
-            if (mops.get(i) instanceof MicroOp.Read r && r.key() == key && r.known()) {
-                for (long e : r.values()) {
-                    if (e == element) {
-                        return i;
-                    }
-                }
-            }
-        }
-        return -1;
-    }
-
-    private static int readOf(Txn t, long key) {
-        List<MicroOp> mops = t.completion().value();
-        for (int i = 0; i < mops.size(); i++) {
-            if (mops.get(i) instanceof MicroOp.Read r && r.key() == key && r.known()) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private final class Status implements TxnStatus {
+    /** The checker as its inference sees it. */
+    private final class Context implements InferenceContext {
         @Override
         public boolean pending(int t) {
             return txns.status(t) == TxnTable.PENDING;
@@ -441,47 +370,51 @@ public final class IncrementalChecker {
         public boolean failed(int t) {
             return txns.status(t) == TxnTable.FAIL;
         }
+
+        @Override
+        public void link(int from, int to, EdgeKind kind) {
+            IncrementalChecker.this.link(from, to, kind);
+        }
+
+        @Override
+        public void report(Finding finding) {
+            IncrementalChecker.this.report(finding);
+        }
+
+        @Override
+        public Txn txn(int id) {
+            return IncrementalChecker.this.txn(id);
+        }
+
+        @Override
+        public List<MicroOp> microOps(int id) {
+            return IncrementalChecker.this.microOps(id);
+        }
+
+        @Override
+        public long invokeIndex(int id) {
+            return txns.invokeIndex(id);
+        }
+
+        @Override
+        public String render(long atom) {
+            return atoms.render(atom);
+        }
     }
 
-    private final class TraceFindings implements TraceListener {
-        @Override
-        public void edge(int from, int to, EdgeKind kind) {
-            link(from, to, kind);
+    /** Why {@code a} precedes {@code b}: session order here, data edges from the inference. */
+    private Evidence explain(int a, int b, EdgeKind kind) {
+        Evidence found = switch (kind) {
+            case PROCESS -> new Evidence.Process(txns.process(a));
+            case REALTIME -> new Evidence.Realtime(txns.completeIndex(a), txns.completeTime(a),
+                    txns.invokeIndex(b), txns.invokeTime(b));
+            default -> inference.explain(a, b, kind);
+        };
+        if (found == null) {
+            throw new IllegalStateException("no evidence for " + kind.elleName() + " edge from transaction "
+                    + a + " to " + b + "; the graph and the traces disagree (a checker bug)");
         }
-
-        @Override
-        public void garbageRead(int reader, long key, long element) {
-            Txn r = txn(reader);
-            report(new Finding.BadRead(AnomalyType.GARBAGE_READ, r, readHolding(r, key, element), element, null));
-        }
-
-        @Override
-        public void abortedRead(int reader, long key, long element, int writer) {
-            Txn r = txn(reader);
-            report(new Finding.BadRead(AnomalyType.G1A, r, readHolding(r, key, element), element, txn(writer)));
-        }
-
-        @Override
-        public void intermediateRead(int reader, long key, long element, int writer) {
-            Txn r = txn(reader);
-            report(new Finding.BadRead(AnomalyType.G1B, r, readHolding(r, key, element), element, txn(writer)));
-        }
-
-        @Override
-        public void duplicateElements(int reader, long key, Map<Long, Integer> counts) {
-            Txn r = txn(reader);
-            report(new Finding.DuplicateElements(r, readOf(r, key), counts));
-        }
-
-        @Override
-        public void incompatibleOrder(long key, long[] shorter, long[] longer) {
-            report(new Finding.IncompatibleOrder(key, shorter, longer));
-        }
-
-        @Override
-        public void dirtyUpdate(long key, long[] values, int aborted, int committed) {
-            report(new Finding.DirtyUpdate(key, values, txn(aborted), txn(committed)));
-        }
+        return found;
     }
 
     private final class CycleFindings implements CycleFinder.CycleExplainer {
@@ -492,7 +425,7 @@ public final class IncrementalChecker {
             for (int i = 0; i < nodes.length; i++) {
                 int a = nodes[i];
                 int b = nodes[(i + 1) % nodes.length];
-                Evidence why = explainer.explain(a, b, kinds[i]);
+                Evidence why = explain(a, b, kinds[i]);
                 steps.add(new Finding.Step(byId.computeIfAbsent(a, IncrementalChecker.this::txn),
                         byId.computeIfAbsent(b, IncrementalChecker.this::txn), why));
             }

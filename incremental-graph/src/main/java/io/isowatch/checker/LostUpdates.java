@@ -10,48 +10,46 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Elle's lost-update rule: two committed transactions that read the same value of a key before
- * their first write to it, and then both wrote it. The version order does not matter, so this
- * is decided as soon as the second such transaction commits.
+ * Elle's lost-update rule: two committed transactions that read the same version of a key before
+ * their first write to it, and then both wrote it. The version order does not matter, so this is
+ * decided as soon as the second such transaction commits.
  *
- * <p>A read is identified by its key and length, which is exact for reads that are prefixes of
- * the key's version order; reads that contradict the order are left to incompatible-order.
- * Memory: one map entry per (key, value read) that some transaction read and then wrote.
+ * <p>The caller names the version read by a long (a list's length, a register's value); memory is
+ * one map entry per (key, version) that some transaction read and then wrote.
  */
 final class LostUpdates {
 
     private final Map<Long, LongIntMap> byKey = new HashMap<>();
-    private final List<long[]> groupKeyLength = new ArrayList<>();
+    private final List<long[]> groupKeyVersion = new ArrayList<>();
     private final List<IntList> groupMembers = new ArrayList<>();
     private final List<Integer> reported = new ArrayList<>();
 
     /**
-     * Records a committed transaction. Returns the group it completed (the second member to
-     * arrive), or -1. Later members join the group silently; {@link #groups()} lists them all.
+     * Records that committed transaction {@code txn} read version {@code version} at micro-op
+     * {@code read}. Counts only when that read is the transaction's first touch of the key and a
+     * write of the key follows. Returns the group it completed (the second member to arrive), or
+     * -1; later members join silently and {@link #groups()} lists them all.
      */
-    int record(int txn, List<MicroOp> mops, boolean[] prefixRead) {
-        int completed = -1;
-        for (int i = 0; i < mops.size(); i++) {
-            if (!(mops.get(i) instanceof MicroOp.Read read) || !read.known() || !prefixRead[i]
-                    || !firstTouch(mops, i) || !appendsLater(mops, i)) {
-                continue;
-            }
-            LongIntMap groups = byKey.computeIfAbsent(read.key(), k -> new LongIntMap(4));
-            int g = groups.get(read.length());
-            if (g == LongIntMap.MISSING) {
-                g = groupMembers.size();
-                groups.put(read.length(), g);
-                groupKeyLength.add(new long[] {read.key(), read.length()});
-                groupMembers.add(new IntList(2));
-            }
-            IntList members = groupMembers.get(g);
-            members.add(txn);
-            if (members.size() == 2) {
-                reported.add(g);
-                completed = g;
-            }
+    int record(int txn, List<MicroOp> mops, int read, long version) {
+        if (!firstTouch(mops, read) || !writesLater(mops, read)) {
+            return -1;
         }
-        return completed;
+        long key = mops.get(read).key();
+        LongIntMap groups = byKey.computeIfAbsent(key, k -> new LongIntMap(4));
+        int g = groups.get(version);
+        if (g == LongIntMap.MISSING) {
+            g = groupMembers.size();
+            groups.put(version, g);
+            groupKeyVersion.add(new long[] {key, version});
+            groupMembers.add(new IntList(2));
+        }
+        IntList members = groupMembers.get(g);
+        members.add(txn);
+        if (members.size() == 2) {
+            reported.add(g);
+            return g;
+        }
+        return -1;
     }
 
     private static boolean firstTouch(List<MicroOp> mops, int i) {
@@ -64,10 +62,11 @@ final class LostUpdates {
         return true;
     }
 
-    private static boolean appendsLater(List<MicroOp> mops, int i) {
+    private static boolean writesLater(List<MicroOp> mops, int i) {
         long key = mops.get(i).key();
         for (int j = i + 1; j < mops.size(); j++) {
-            if (mops.get(j) instanceof MicroOp.Append a && a.key() == key) {
+            MicroOp m = mops.get(j);
+            if (m.key() == key && !(m instanceof MicroOp.Read)) {
                 return true;
             }
         }
@@ -80,12 +79,11 @@ final class LostUpdates {
     }
 
     long key(int group) {
-        return groupKeyLength.get(group)[0];
+        return groupKeyVersion.get(group)[0];
     }
 
-    long[] value(int group, TxnTable.PrefixSource prefixes) {
-        long[] kl = groupKeyLength.get(group);
-        return prefixes.prefix(kl[0], (int) kl[1]);
+    long value(int group) {
+        return groupKeyVersion.get(group)[1];
     }
 
     List<Integer> members(int group) {

@@ -39,4 +39,10 @@ final class Messages {
                 + " more than once (also by the transaction invoked at index " + otherIndex
                 + "); list-append needs unique values per key";
     }
+
+    static String duplicateWrite(Op op, String key, String value, long otherIndex) {
+        return where(op) + ": value " + value + " written to key " + key
+                + " by two transactions (this one and the one invoked at index " + otherIndex
+                + "); rw-register needs unique values per key";
+    }
 }

@@ -87,6 +87,27 @@ public final class FindingJson {
             g.writeFieldName("value");
             JsonParts.readValue(g, l.value(), atoms, n);
             ops(g, "txns", l.txns(), atoms, n);
+        } else if (f instanceof Finding.CycleExists c) {
+            g.writeStringField("not", c.model());
+            g.writeStringField("subgraph", c.subgraph());
+            g.writeNumberField("scc-size", c.scc().size());
+            g.writeArrayFieldStart("scc");
+            for (Txn t : c.scc()) {
+                g.writeNumber(t.index());
+            }
+            g.writeEndArray();
+        } else if (f instanceof Finding.CyclicVersions c) {
+            key(g, c.key(), atoms);
+            g.writeStringField("source", c.source());
+            g.writeArrayFieldStart("cycle");
+            for (long v : c.cycle()) {
+                if (v == io.isowatch.trace.TraceListener.NIL) {
+                    g.writeNull();
+                } else {
+                    JsonParts.atom(g, v, atoms);
+                }
+            }
+            g.writeEndArray();
         } else {
             Finding.Undecided u = (Finding.Undecided) f;
             g.writeStringField("reason", u.reason());

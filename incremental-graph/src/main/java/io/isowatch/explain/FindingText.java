@@ -47,6 +47,12 @@ public final class FindingText {
             body = dirtyUpdate(d, b, atoms);
         } else if (finding instanceof Finding.LostUpdate l) {
             body = lostUpdate(l, b, atoms, n);
+        } else if (finding instanceof Finding.CyclicVersions c) {
+            body = cyclicVersions(c, atoms);
+        } else if (finding instanceof Finding.CycleExists c) {
+            body = "These " + c.scc().size() + " transactions form a cycle of " + c.subgraph()
+                    + " dependencies, which " + c.model() + " forbids; no specific anomaly found rules "
+                    + c.model() + " out, so the cycle is reported as such";
         } else {
             body = undecided((Finding.Undecided) finding);
         }
@@ -87,11 +93,35 @@ public final class FindingText {
             what = "committed T2 wrote after aborted T1";
         } else if (finding instanceof Finding.LostUpdate l) {
             what = l.txns().size() + " transactions read the same version of one key and all wrote it";
+        } else if (finding instanceof Finding.CyclicVersions c) {
+            what = c.source() + " would order the versions of one key in a cycle of " + c.cycle().length;
+        } else if (finding instanceof Finding.CycleExists c) {
+            what = "a cycle of " + c.subgraph() + " edges among " + c.scc().size() + " transactions";
         } else {
             return type + ": " + ((Finding.Undecided) finding).reason();
         }
         String idx = b.indices();
         return type + ": " + what + (idx.isEmpty() ? "" : " (" + idx + ")");
+    }
+
+    /** The versions round a cycle, e.g. {@code 3 < 5 < nil < 3}. */
+    static String versionCycle(Finding.CyclicVersions c, AtomTable atoms) {
+        StringBuilder sb = new StringBuilder();
+        for (long v : c.cycle()) {
+            sb.append(version(v, atoms)).append(" < ");
+        }
+        return sb.append(version(c.cycle()[0], atoms)).toString();
+    }
+
+    private static String version(long v, AtomTable atoms) {
+        return v == io.isowatch.trace.TraceListener.NIL ? "nil" : atoms.render(v);
+    }
+
+    private static String cyclicVersions(Finding.CyclicVersions c, AtomTable atoms) {
+        return "Assuming " + c.source() + ", the versions of key " + atoms.render(c.key())
+                + " would have to be ordered " + versionCycle(c, atoms)
+                + ", which is impossible; the history contradicts that assumption, so its inferences"
+                + " about key " + atoms.render(c.key()) + " are left out (as Elle leaves them out)";
     }
 
     /** Elle's {@code render-cycle-explanation}: the binding, then one line per step. */

@@ -48,6 +48,14 @@ final class KeyCell {
         return size;
     }
 
+    /**
+     * The element at {@code position} (0 is the first appended). A register keeps its versions
+     * in the same list, so this is the value its {@code position + 1}-th write set.
+     */
+    long element(int position) {
+        return elements[java.util.Objects.checkIndex(position, size)];
+    }
+
     /** A copy of the first {@code length} elements: an older version of the list. */
     long[] snapshot(int length) {
         return length == 0 ? EMPTY : Arrays.copyOf(elements, length);

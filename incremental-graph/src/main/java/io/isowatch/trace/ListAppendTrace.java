@@ -45,6 +45,8 @@ public final class ListAppendTrace {
     private LongIntMap intermediate;
     private LongIntMap waiting;
     private final IntList frontier = new IntList();
+    /** Every transaction that read this key, so a key whose reads disagree can be redone. */
+    private final IntList readers = new IntList(2);
     private int firstDuplicate = Integer.MAX_VALUE;
     private boolean broken;
 
@@ -103,6 +105,9 @@ public final class ListAppendTrace {
      * only to committed reads (G1b).
      */
     public boolean read(int reader, long[] values, boolean committedReader, TxnStatus status, TraceListener out) {
+        if (readers.isEmpty() || readers.get(readers.size() - 1) != reader) {
+            readers.add(reader);
+        }
         int length = values.length;
         int common = Math.min(length, order.size());
         boolean compatible = true;
@@ -353,6 +358,34 @@ public final class ListAppendTrace {
      * operations without a completion.
      */
     public void settle(TxnStatus status, TraceListener out) {
+        if (!broken) {
+            placeUnreadAppends(status, out);
+        }
+        for (int p = 0; p < order.size(); p++) {
+            long e = order.get(p);
+            if (position.get(e) == p && writer.get(e) == LongIntMap.MISSING) {
+                out.garbageRead(revealer.get(p), key, e);
+            }
+        }
+        advanceDirtyScan(status, out, true);
+    }
+
+    /** True when two reads of this key contradicted each other (incompatible-order). */
+    public boolean broken() {
+        return broken;
+    }
+
+    /** Every transaction that read this key (each once per run of reads). */
+    public IntList readers() {
+        return readers;
+    }
+
+    /** Calls {@code visitor} with each claimed element and its writer. */
+    public void forEachWriter(LongIntMap.Visitor visitor) {
+        writer.forEach(visitor);
+    }
+
+    private void placeUnreadAppends(TxnStatus status, TraceListener out) {
         int lastPosition = lastDistinct();
         int lastWriter = lastPosition >= 0 ? writer.get(order.get(lastPosition)) : LongIntMap.MISSING;
         boolean lastPossible = lastWriter != LongIntMap.MISSING && status.possible(lastWriter);
@@ -367,13 +400,6 @@ public final class ListAppendTrace {
                 out.edge(frontier.get(f), w, EdgeKind.RW);
             }
         });
-        for (int p = 0; p < order.size(); p++) {
-            long e = order.get(p);
-            if (position.get(e) == p && writer.get(e) == LongIntMap.MISSING) {
-                out.garbageRead(revealer.get(p), key, e);
-            }
-        }
-        advanceDirtyScan(status, out, true);
     }
 
     /**
@@ -388,6 +414,39 @@ public final class ListAppendTrace {
             return false;
         }
         out[0] = order.get(before);
+        return true;
+    }
+
+    private long[] longestOrder;
+
+    /**
+     * For a key whose reads disagree: the order Elle settles on (its longest read, distinct
+     * elements), which edges inferred at the end follow; explanations consult it too.
+     */
+    public void settleOn(long[] order) {
+        longestOrder = order.clone();
+    }
+
+    /**
+     * Like {@link #previousElement}, but in the order settled on for a key whose reads disagree.
+     * Returns false when there is none or the element came first.
+     */
+    public boolean previousInSettledOrder(long element, long[] out) {
+        if (longestOrder == null) {
+            return false;
+        }
+        int p = -1;
+        for (int i = 0; i < longestOrder.length; i++) {
+            if (longestOrder[i] == element) {
+                p = i;
+                break;
+            }
+        }
+        int before = p < 0 ? longestOrder.length - 1 : p - 1;
+        if (before < 0) {
+            return false;
+        }
+        out[0] = longestOrder[before];
         return true;
     }
 

@@ -30,4 +30,14 @@ public interface TraceListener {
 
     /** In {@code key}'s order, {@code committed}'s append followed {@code aborted}'s; {@code values} span them. */
     void dirtyUpdate(long key, long[] values, int aborted, int committed);
+
+    /**
+     * Adding an inference from {@code source} (e.g. "wfr-keys") would make {@code key}'s version
+     * graph cyclic; {@code cycle} lists the versions round it ({@link #NIL} for the initial nil).
+     * The inference is left out.
+     */
+    void cyclicVersions(long key, long[] cycle, String source);
+
+    /** Stands for the initial nil version of a register in {@link #cyclicVersions}. */
+    long NIL = Long.MIN_VALUE + (1L << 40);
 }

@@ -15,10 +15,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The cycle half of {@link BatchReference}: Tarjan's strongly connected components, then every
- * simple cycle of each component, each classified by the kind that explains each of its steps,
- * then Elle's reporting rule per component ({@code txn/cycle-cases-in-scc}: types in search
- * order, skipping those implied by a type already reported).
+ * The graph half of {@link BatchReference}: the dependency graph, Tarjan's strongly connected
+ * components, every simple cycle of a component, and the kind that explains each pair. Elle's
+ * own search over these lives in {@link BatchElleSearch}; {@link #classifiedTypes} is the simpler
+ * rule the checker follows (classify every cycle, then Elle's reporting rule), kept to imitate it.
  *
  * <p>Enumerating simple cycles is exponential in the worst case; past {@link #MAX_CYCLES} in one
  * component the answer is null and the caller skips the case. Fine for the small histories the
@@ -46,6 +46,11 @@ final class BatchCycles {
             return out.values().stream().flatMap(m -> m.values().stream()).mapToInt(Set::size).sum();
         }
 
+        EnumSet<EdgeKind> kinds(int from, int to) {
+            EnumSet<EdgeKind> k = out.getOrDefault(from, Map.of()).get(to);
+            return k == null ? EnumSet.noneOf(EdgeKind.class) : k;
+        }
+
         /**
          * The kind Elle's combined explainer gives the pair: the first of ww, wr, rw, process,
          * realtime among the edges joining it (the enum's order).
@@ -67,17 +72,20 @@ final class BatchCycles {
     private BatchCycles() {
     }
 
-    /** The cycle types Elle would report, over all components; null past the cycle cap. */
-    static Set<String> reportedTypes(Graph g) {
+    /**
+     * The checker's rule: per component, the types of all its simple cycles (each classified by
+     * the kinds explaining its steps), then in search order each present type not implied by
+     * one already kept. Null past the cycle cap.
+     */
+    static Set<String> classifiedTypes(Graph g) {
         Set<String> reported = new TreeSet<>();
         for (List<Integer> scc : components(g)) {
-            if (scc.size() < 2) {
-                continue;
-            }
-            Set<String> present = presentTypes(g, scc);
-            if (present == null) {
+            List<List<Integer>> cycles = simpleCycles(g, scc);
+            if (cycles == null) {
                 return null;
             }
+            Set<String> present = new HashSet<>();
+            cycles.forEach(c -> present.add(explainedType(g, c)));
             Set<String> implied = new HashSet<>();
             for (String type : ConsistencyModels.cycleSearchOrder()) {
                 if (present.contains(type) && !implied.contains(type)) {
@@ -89,34 +97,63 @@ final class BatchCycles {
         return reported;
     }
 
-    /** Types of every simple cycle of a component, each rooted at its smallest node; null past the cap. */
-    static Set<String> presentTypes(Graph g, List<Integer> scc) {
+    /** True when two transactions of one component are joined by edges of more than one kind. */
+    static boolean multiKindPairInComponent(Graph g) {
+        for (List<Integer> scc : components(g)) {
+            Set<Integer> members = new HashSet<>(scc);
+            for (int a : scc) {
+                for (Map.Entry<Integer, EnumSet<EdgeKind>> e : g.out.get(a).entrySet()) {
+                    if (scc.size() > 1 && members.contains(e.getKey()) && e.getValue().size() > 1) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Elle's cycle explainer: the type of a cycle from the kinds explaining its steps. */
+    static String explainedType(Graph g, List<Integer> cycle) {
+        EdgeKind[] steps = new EdgeKind[cycle.size()];
+        for (int i = 0; i < cycle.size(); i++) {
+            steps[i] = g.explain(cycle.get(i), cycle.get((i + 1) % cycle.size()));
+        }
+        return CycleSpec.classify(steps).elleName();
+    }
+
+    /**
+     * Every simple cycle of a component (none for a single transaction), each once, starting at
+     * its smallest node; null past the cap.
+     */
+    static List<List<Integer>> simpleCycles(Graph g, List<Integer> scc) {
+        List<List<Integer>> out = new ArrayList<>();
+        if (scc.size() < 2) {
+            return out;
+        }
         Set<Integer> members = new HashSet<>(scc);
-        Set<String> types = new TreeSet<>();
-        int[] count = {0};
         for (int start : new TreeSet<>(scc)) {
             List<Integer> path = new ArrayList<>();
             path.add(start);
-            if (!extend(g, members, start, path, new HashSet<>(path), types, count)) {
+            if (!extend(g, members, start, path, new HashSet<>(path), out)) {
                 return null;
             }
         }
-        return types;
+        return out;
     }
 
     private static boolean extend(Graph g, Set<Integer> members, int start, List<Integer> path,
-                                  Set<Integer> onPath, Set<String> types, int[] count) {
+                                  Set<Integer> onPath, List<List<Integer>> out) {
         int last = path.get(path.size() - 1);
         for (int next : g.successors(last)) {
             if (next == start) {
-                if (++count[0] > MAX_CYCLES) {
+                if (out.size() >= MAX_CYCLES) {
                     return false;
                 }
-                types.add(classify(g, path));
+                out.add(List.copyOf(path));
             } else if (next > start && members.contains(next) && !onPath.contains(next)) {
                 path.add(next);
                 onPath.add(next);
-                boolean within = extend(g, members, start, path, onPath, types, count);
+                boolean within = extend(g, members, start, path, onPath, out);
                 path.remove(path.size() - 1);
                 onPath.remove(next);
                 if (!within) {
@@ -125,14 +162,6 @@ final class BatchCycles {
             }
         }
         return true;
-    }
-
-    static String classify(Graph g, List<Integer> cycle) {
-        EdgeKind[] steps = new EdgeKind[cycle.size()];
-        for (int i = 0; i < cycle.size(); i++) {
-            steps[i] = g.explain(cycle.get(i), cycle.get((i + 1) % cycle.size()));
-        }
-        return CycleSpec.classify(steps).elleName();
     }
 
     /** Tarjan's algorithm; components in no particular order. */

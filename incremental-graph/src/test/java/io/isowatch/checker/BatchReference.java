@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
@@ -24,16 +25,16 @@ import java.util.TreeSet;
  * beyond the anomaly lattice ({@link ConsistencyModels}) and the cycle classifier
  * ({@code CycleSpec.classify}), and follows jepsen-io/elle's {@code list_append.clj},
  * {@code txn.clj} and {@code core.clj} function by function: each method names the Elle function
- * it restates.
+ * it restates. The cycle search is Elle's, cycle-exists fallbacks included ({@link BatchElleSearch}).
  *
- * <p>Deliberate differences from Elle, each where Elle is undefined or crashes: a key whose reads
- * are not all prefixes of one another ({@code incompatible-order}) gets no ww or rw edges (Elle
- * takes an arbitrary "longest" read), but keeps its wr edges, which Elle derives without the
- * version order; an element nobody appended is a {@code garbage-read} (Elle asserts in its
- * dirty-update pass), and in the dirty-update walk such an element, or one whose writer never
- * completed, counts as an unknown ({@code info}) outcome. Invocations without a completion (the
- * end of a prefix) take part only where Elle reads invocations: unique appends, intermediate
- * appends (G1b) and, here, garbage reads.
+ * <p>Where Elle's answer depends on hash order, the reference tries every choice and answers
+ * only when they agree (else null): which of several longest reads of an incompatible key
+ * becomes the version order, and which matching cycle a search meets first. Where Elle crashes it
+ * follows isowatch's documented choice: an element nobody appended is a {@code garbage-read}
+ * (Elle asserts in its dirty-update pass), and in the dirty-update walk such an element, or one
+ * whose writer never completed, counts as an unknown ({@code info}) outcome. Invocations without
+ * a completion (the end of a prefix) take part only where Elle reads invocations: unique
+ * appends, intermediate appends (G1b) and, here, garbage reads.
  *
  * <p>Cost: polynomial in the history except the cycle enumeration (see {@link BatchCycles}),
  * which is exponential in the worst case and capped; {@link #check} returns null past the cap.
@@ -49,22 +50,68 @@ final class BatchReference {
     };
 
     /**
-     * Known ways in which {@link IncrementalChecker} departs from Elle, each a bug reported with a
-     * failing example in {@code CheckerElleDiscrepancyTest}. The reference can imitate them, so
-     * that the properties tell a known departure from a new one; by default it imitates none.
+     * Known ways in which {@link IncrementalChecker} departs from Elle, each a bug with a failing
+     * example in {@code CheckerElleDiscrepancyTest}. The reference can imitate them, so that a
+     * property can tell a known departure from a new one; by default it imitates none. Remove a
+     * constant once its bug is fixed.
      */
     enum Deviation {
         /**
-         * Elle's realtime-graph links the buffer of completed oks to the completion of every
-         * later invocation, failed ones included (so such a history's graph is not empty); the
-         * checker links only ok and info completions.
+         * The checker tests a read for G1b only against writers invoked before the read
+         * completed; Elle's {@code g1b-cases} looks at the whole history. Imitated exactly.
          */
-        NO_REALTIME_EDGE_TO_FAILED
+        G1B_ONLY_EARLIER_WRITERS,
+        /**
+         * The checker's lost-update needs the read to be the transaction's first micro-op on the
+         * key; Elle's {@code lost-update-cases} also counts a first read that follows an append
+         * (and the next append after it). Imitated exactly.
+         */
+        LOST_UPDATE_READ_FIRST,
+        /**
+         * The checker classifies the cycles it finds and reports, per component, the types
+         * present in search order minus those implied by one reported before; Elle searches
+         * spec by spec over edge-kind sets (G0 and G1c searches keep whatever cycle they meet,
+         * under its explained type; the others drop a cycle explained otherwise) and adds
+         * {@code *-cycle-exists} fallbacks. Imitated exactly, on the final graph.
+         */
+        CLASSIFIED_CYCLE_TYPES,
+        /**
+         * A cycle type the checker found while a pair of transactions was explained by one kind
+         * stays in its verdict after an edge of an earlier kind (which now explains the pair)
+         * joins them, and can suppress types it implies. Not imitated: with such a pair in a
+         * component, cycle types are uncertain.
+         */
+        STALE_CYCLE_TYPES,
+        /**
+         * On a key with incompatible reads the checker keeps the order of the reads up to the
+         * first contradiction (Elle: the longest read), takes ww and rw edges from it, and checks
+         * G1a, garbage reads and duplicates only for elements inside it; a longer read that agrees
+         * with it can crash the explanation of a cycle. Not imitated: with an incompatible key,
+         * everything that depends on the order is uncertain.
+         */
+        INCOMPATIBLE_KEY_PARTIAL_ORDER
     }
 
-    /** Verdict: Elle's {@code :valid?}, the reportable anomaly types and every type found. */
+    /** Types whose presence depends on the version order of an incompatible key. */
+    static final Set<String> ORDER_DEPENDENT = Set.of("G1a", "garbage-read", "duplicate-elements", "lost-update",
+            "dirty-update", "empty-transaction-graph");
+
+    /**
+     * Verdict: Elle's {@code :valid?}, the reportable anomaly types, every type found, the
+     * boundary, and, when imitating deviations, the types the checker may get either way.
+     */
     record Result(Validity valid, SortedSet<String> types, SortedSet<String> all, SortedSet<String> not,
-                  SortedSet<String> alsoNot, int edges) {
+                  SortedSet<String> alsoNot, int edges, Set<String> uncertain, boolean cyclesUncertain) {
+
+        boolean sameVerdict(Result o) {
+            return valid == o.valid && types.equals(o.types) && not.equals(o.not) && alsoNot.equals(o.alsoNot);
+        }
+
+        boolean uncertain(String type) {
+            AnomalyType t = AnomalyType.byElleName(type);
+            boolean cycle = BatchElleSearch.isCycleExists(type) || t != null && t.isCycle();
+            return uncertain.contains(type) || cyclesUncertain && cycle;
+        }
     }
 
     /** One transaction: its invocation and, unless still pending, its completion. */
@@ -105,7 +152,11 @@ final class BatchReference {
     private final Set<Deviation> deviations;
     private final List<Txn> txns = new ArrayList<>();
     private final Map<Op, Txn> byEvent = new HashMap<>();
-    /** key -> version order (Elle's append-index :values), absent for incompatible keys. */
+    /** For each incompatible key, which of its longest reads is the order (Elle picks by hash order). */
+    private final Map<Long, Integer> longestChoice;
+    /** For each incompatible key, how many distinct longest reads it has. */
+    private final Map<Long, Integer> longestCount = new TreeMap<>();
+    /** key -> version order (Elle's append-index :values). */
     private final Map<Long, List<Long>> orders = new HashMap<>();
     private final Set<Long> incompatible = new HashSet<>();
     /** Elle's write-index over ok and info completions: key -> element -> writer. */
@@ -117,9 +168,10 @@ final class BatchReference {
     final BatchCycles.Graph graph = new BatchCycles.Graph();
     private final SortedSet<String> found = new TreeSet<>();
 
-    private BatchReference(List<Op> events, Set<Deviation> deviations) {
+    private BatchReference(List<Op> events, Set<Deviation> deviations, Map<Long, Integer> longestChoice) {
         this.events = events;
         this.deviations = deviations;
+        this.longestChoice = longestChoice;
     }
 
     /**
@@ -130,42 +182,109 @@ final class BatchReference {
         return check(events, models, extraAnomalies, Set.of());
     }
 
-    /** As {@link #check(List, Set, Set)}, imitating the given departures of the checker from Elle. */
+    /**
+     * As {@link #check(List, Set, Set)}, imitating the given departures of the checker from Elle.
+     * Tries every choice of longest read for incompatible keys; null unless they all agree.
+     */
     static Result check(List<Op> events, Set<String> models, Set<String> extraAnomalies, Set<Deviation> deviations) {
-        BatchReference ref = new BatchReference(events, deviations);
-        Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
-        Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);
-        ref.pair();
-        ref.indexes();
-        ref.dataEdges();
-        if (ConsistencyModels.realtimeNeeded(reportable)) {
-            ref.realtimeEdges();
-        } else if (ConsistencyModels.processNeeded(reportable)) {
-            ref.processEdges();
+        BatchReference first = new BatchReference(events, deviations, Map.of());
+        Result result = first.run(models, extraAnomalies);
+        List<Long> keys = new ArrayList<>(first.longestCount.keySet());
+        int combinations = 1;
+        for (long k : keys) {
+            combinations *= first.longestCount.get(k);
+            if (combinations > 16) {
+                return null;
+            }
         }
-        Set<String> cycles = BatchCycles.reportedTypes(ref.graph);
-        if (cycles == null) {
-            return null;
+        for (int c = 1; c < combinations && result != null; c++) {
+            Map<Long, Integer> choice = new HashMap<>();
+            int rest = c;
+            for (long k : keys) {
+                choice.put(k, rest % first.longestCount.get(k));
+                rest /= first.longestCount.get(k);
+            }
+            Result other = new BatchReference(events, deviations, choice).run(models, extraAnomalies);
+            if (other == null || !other.sameVerdict(result)) {
+                return null;
+            }
         }
-        ref.found.addAll(cycles);
-        BatchFindings.addAll(ref);
-        if (ref.graph.edgeCount() == 0) {
-            ref.found.add("empty-transaction-graph");
-        }
-        return ref.result(reportable, prohibited);
+        return result;
     }
 
-    private Result result(Set<String> reportable, Set<String> prohibited) {
+    private Result run(Set<String> models, Set<String> extraAnomalies) {
+        Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
+        Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);
+        pair();
+        indexes();
+        dataEdges();
+        if (ConsistencyModels.realtimeNeeded(reportable)) {
+            realtimeEdges();
+        } else if (ConsistencyModels.processNeeded(reportable)) {
+            processEdges();
+        }
+        if (!cycles()) {
+            return null;
+        }
+        BatchFindings.addAll(this);
+        if (graph.edgeCount() == 0) {
+            found.add("empty-transaction-graph");
+        }
+        Set<String> uncertain = new HashSet<>();
+        boolean cyclesUncertain = false;
+        if (imitates(Deviation.INCOMPATIBLE_KEY_PARTIAL_ORDER) && !incompatible.isEmpty()) {
+            uncertain.addAll(ORDER_DEPENDENT);
+            cyclesUncertain = true;
+        }
+        if (imitates(Deviation.STALE_CYCLE_TYPES) && BatchCycles.multiKindPairInComponent(graph)) {
+            cyclesUncertain = true;
+        }
+        return result(reportable, prohibited, uncertain, cyclesUncertain);
+    }
+
+    /** Elle's {@code txn/cycles}: each component searched on its own; false when ambiguous. */
+    private boolean cycles() {
+        if (imitates(Deviation.CLASSIFIED_CYCLE_TYPES)) {
+            Set<String> types = BatchCycles.classifiedTypes(graph);
+            if (types == null) {
+                return false;
+            }
+            found.addAll(types);
+            return true;
+        }
+        for (List<Integer> scc : BatchCycles.components(graph)) {
+            if (scc.size() > 1) {
+                Set<String> types = BatchElleSearch.search(graph, scc);
+                if (types == null) {
+                    return false;
+                }
+                found.addAll(types);
+            }
+        }
+        return true;
+    }
+
+    private Result result(Set<String> reportable, Set<String> prohibited, Set<String> uncertain,
+                          boolean cyclesUncertain) {
         SortedSet<String> types = new TreeSet<>(found);
         types.retainAll(reportable);
+        // Elle's remove-redundant-cycle-exists: drop a fallback whose model another type rules out.
+        Set<String> ruledOut = ConsistencyModels.impossibleModels(
+                types.stream().filter(t -> !BatchElleSearch.isCycleExists(t)).toList());
+        types.removeIf(t -> BatchElleSearch.isCycleExists(t) && ruledOut.contains(BatchElleSearch.modelOf(t)));
         if (types.isEmpty()) {
             return new Result(Validity.TRUE, types, new TreeSet<>(found), new TreeSet<>(), new TreeSet<>(),
-                    graph.edgeCount());
+                    graph.edgeCount(), uncertain, cyclesUncertain);
         }
         boolean bad = types.stream().anyMatch(prohibited::contains);
         var boundary = ConsistencyModels.friendlyBoundary(found);
         return new Result(bad ? Validity.FALSE : Validity.UNKNOWN, types, new TreeSet<>(found),
-                new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()), graph.edgeCount());
+                new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()), graph.edgeCount(), uncertain,
+                cyclesUncertain);
+    }
+
+    boolean imitates(Deviation d) {
+        return deviations.contains(d);
     }
 
     // ---- shared with BatchFindings ----
@@ -249,11 +368,15 @@ final class BatchReference {
             for (int i = 0; i + 1 < sorted.size(); i++) {
                 ok &= isPrefix(sorted.get(i), sorted.get(i + 1));
             }
-            if (ok) {
-                orders.put(e.getKey(), new ArrayList<>(new LinkedHashSet<>(sorted.get(sorted.size() - 1))));
-            } else {
+            List<Long> longest = sorted.get(sorted.size() - 1);
+            if (!ok) {
                 incompatible.add(e.getKey());
+                int length = longest.size();
+                List<List<Long>> candidates = sorted.stream().filter(v -> v.size() == length).toList();
+                longestCount.put(e.getKey(), candidates.size());
+                longest = candidates.get(longestChoice.getOrDefault(e.getKey(), 0));
             }
+            orders.put(e.getKey(), new ArrayList<>(new LinkedHashSet<>(longest)));
         }
     }
 
@@ -271,7 +394,7 @@ final class BatchReference {
                     if (w != null && w != t) {
                         graph.link(w.id, t.id, EdgeKind.WR);
                     }
-                } else if (m instanceof MicroOp.Append a && !incompatible.contains(a.key())) {
+                } else if (m instanceof MicroOp.Append a) {
                     Object prev = previouslyAppended(a.key(), a.value());
                     if (prev != INIT) {
                         Txn w = writeIndex.getOrDefault(a.key(), Map.of()).get((Long) prev);
@@ -316,8 +439,7 @@ final class BatchReference {
         for (Op op : events) {
             Txn t = byEvent.get(op);
             if (op.type() == OpType.INVOKE) {
-                if (t.completion != null && !(t.type() == OpType.FAIL
-                        && deviations.contains(Deviation.NO_REALTIME_EDGE_TO_FAILED))) {
+                if (t.completion != null) {
                     predecessors.put(t, new ArrayList<>(buffer));
                     for (Txn b : buffer) {
                         graph.link(b.id, t.id, EdgeKind.REALTIME);

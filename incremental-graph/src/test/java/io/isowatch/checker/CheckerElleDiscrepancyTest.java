@@ -10,20 +10,20 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * KNOWN BUGS: minimal histories on which {@link IncrementalChecker} departs from Elle, found by
+ * Minimal histories on which {@link IncrementalChecker} departed from Elle, found by
  * {@link CheckerProperties}. Each test states Elle's verdict, derived from Elle's source (named in
- * the test's comment) and reproduced by {@link BatchReference}; each fails until the checker is
- * fixed. {@link BatchReference.Deviation} lets the properties tolerate these while they look for
- * new departures.
+ * its comment); where the batch reference computes it too, the test checks that first.
+ *
+ * <p>Tests marked KNOWN BUG fail until the checker is fixed; {@link BatchReference.Deviation}
+ * lets the properties tolerate those departures meanwhile, and its constant goes with the fix.
  */
 class CheckerElleDiscrepancyTest {
 
     /**
-     * Elle's {@code elle.core/realtime-graph} links every completed ok in its buffer to the
-     * completion of each later invocation "regardless of whether this op will fail or crash", so
+     * Fixed (af400bc). Elle's {@code elle.core/realtime-graph} links every ok in its buffer to
+     * the completion of each later invocation "regardless of whether this op will fail", so
      * T1 -> T2 (fail) is a realtime edge, the graph is not empty, and Elle answers
-     * {@code {:valid? true}}. The checker links only ok and info completions, finds no edge and
-     * reports {@code empty-transaction-graph} (valid unknown).
+     * {@code {:valid? true}} rather than reporting {@code empty-transaction-graph}.
      */
     @Test
     void realtimeEdgeToFailedTxn_makesTheGraphNonEmpty() {
@@ -32,6 +32,93 @@ class CheckerElleDiscrepancyTest {
                 .invoke(0, "a:1:2").fail(0)
                 .build();
         assertElle(h, Validity.TRUE, Set.of());
+    }
+
+    /**
+     * KNOWN BUG. T1 reads x = [1]; only afterwards does T2 (append 1, append 2 to x) begin.
+     * Elle's {@code g1b-cases} looks at the whole history: 1 is T2's intermediate append, so G1b.
+     * Edges: wr T2 -> T1, and 2 (unread) goes after 1, so rw T1 -> T2: G-single-item (the
+     * realtime edge T1 -> T2 is explained as rw). Elle: G-single-item, G1b. The checker tests a
+     * read for G1b only against writers already invoked, so misses it; it also keeps the
+     * G1c-realtime it found while T1 -> T2 was a realtime edge only (see below).
+     */
+    @Test
+    void intermediateRead_ofWriterInvokedAfterTheRead_isG1b() {
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "r:0:1")
+                .txn(1, "a:0:1 a:0:2")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G-single-item", "G1b"));
+    }
+
+    /**
+     * KNOWN BUG. A (append x 1, read x [1], read y [1]), B (append y 1, append x 2) and C (read
+     * x [1 2]) run concurrently and complete A, B, C. Edges: wr B -> A (y); A read [1] and B's 2
+     * follows 1, so rw A -> B and ww A -> B. Elle explains the pair A -> B by its first kind, ww:
+     * one cycle, ww + wr, G1c and nothing else ({@code txn/cycle-explainer}; the G-single search
+     * rejects a cycle explained as G1c). When C's read reveals 2, the checker adds rw A -> B
+     * before ww A -> B, finds a G-single-item in between, and keeps it.
+     */
+    @Test
+    void cycleType_foundBeforeAnEarlierKindJoinsThePair_isNotReported() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1 r:0 r:1").invoke(1, "a:1:1 a:0:2").invoke(2, "r:0")
+                .ok(0, "a:0:1 r:0:1 r:1:1").ok(1, "a:1:1 a:0:2").ok(2, "r:0:1,2")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G1c"));
+    }
+
+    /**
+     * KNOWN BUG. Elle's {@code lost-update-cases} records, per key, a txn's first read and the
+     * first append after it, even when an append came before the read: T1 (append 2, read [1 2],
+     * append 3) and T2 (read [1 2], append 4) both read [1 2] and then wrote, so lost-update. T2
+     * also reads T1's intermediate 2 (G1b, and wr + rw make a G-single-item). The checker counts
+     * a read only when it is the txn's first micro-op on the key.
+     */
+    @Test
+    void lostUpdate_readAfterOwnAppend_countsAsElleDoes() {
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "a:0:1")
+                .invoke(1, "a:0:2 r:0 a:0:3").invoke(2, "r:0 a:0:4")
+                .ok(1, "a:0:2 r:0:1,2 a:0:3").ok(2, "r:0:1,2 a:0:4")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G-single-item", "G1b", "lost-update"));
+    }
+
+    /**
+     * KNOWN BUG. Reads [1 2] and [1 3] of x are incompatible, and 3's writer failed. Elle's
+     * {@code g1a-cases} does not depend on the version order: the ok read of 3 is G1a. No cycle
+     * whichever read Elle takes as the order (all concurrent). The checker checks for aborted
+     * reads only elements of its partial order, which stops at the first contradiction.
+     */
+    @Test
+    void abortedRead_inAReadIncompatibleWithTheOrder_isG1a() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1").invoke(1, "a:0:2").invoke(2, "a:0:3").invoke(3, "r:0").invoke(4, "r:0")
+                .ok(0, "a:0:1").ok(1, "a:0:2").fail(2).ok(3, "r:0:1,2").ok(4, "r:0:1,3")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G1a", "incompatible-order"));
+    }
+
+    /**
+     * KNOWN BUG: a stack trace instead of a verdict. T1, T2 append 1, 2 to x; T3 reads [1]; T4
+     * reads [2 1] and then [1 2]; all concurrent, completing in that order. The checker's order
+     * for x stops at [1] when [2 1] contradicts it, yet stores T4's [1 2] as a prefix of that
+     * order (length 2 of 1), and explaining the cycle through T4 throws
+     * IndexOutOfBoundsException ("prefix of 2 from LongList of size 1"). Elle: incompatible-order;
+     * internal (T4's second read disagrees with its first); and G-single-item whichever read of
+     * length 2 Elle takes as the order (with [1 2]: rw T4 -> T2, wr T2 -> T4; with [2 1]:
+     * rw T4 -> T1, wr T1 -> T4).
+     */
+    @Test
+    void longerReadAgreeingWithABrokenOrder_doesNotCrash() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1").invoke(1, "a:0:2").invoke(2, "r:0").invoke(3, "r:0 r:0")
+                .ok(0, "a:0:1").ok(1, "a:0:2").ok(2, "r:0:1").ok(3, "r:0:2,1 r:0:1,2")
+                .build();
+        Verdict v = CheckerHistories.check(h, CheckerOptions.defaults());
+        assertEquals(new TreeSet<>(Set.of("G-single-item", "incompatible-order", "internal")),
+                CheckerHistories.typeNames(v));
     }
 
     private static void assertElle(List<Op> h, Validity valid, Set<String> types) {

@@ -65,6 +65,11 @@ class CheckerProperties {
     }
 
     @Provide
+    Arbitrary<GeneratorOptions> tiny() {
+        return GeneratorArbitraries.smallHistories(16);
+    }
+
+    @Provide
     Arbitrary<AnomalyInjector.Pattern> patternOrNone() {
         return Arbitraries.of(AnomalyInjector.Pattern.class).injectNull(0.25);
     }
@@ -111,25 +116,50 @@ class CheckerProperties {
                                                         @ForAll long spliceSeed) {
         List<Op> history = generated(generator, pattern, spliceSeed);
         for (int k = 0; k <= history.size(); k++) {
-            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k);
+            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k, false);
         }
     }
 
     /**
-     * The checker's verdict equals the reference's, or, failing that, the reference's imitating
-     * the checker's known departures from Elle (each has a failing example of its own in
-     * {@link CheckerElleDiscrepancyTest}; tolerating them here lets this property look for new ones).
+     * As the differential property, on histories broken the way a faulty database breaks them
+     * ({@link CheckerMutator}): anomalies in every combination, not only the injected shapes.
+     * Known departures from Elle are tolerated (see {@link #assertAgreesWithReference}).
      */
-    static void assertAgreesWithReference(List<Op> ops, Models models, String where) {
+    @Property(tries = 300, seed = "20250206")
+    void incremental_equalsBatchReference_onMutatedHistories_onEveryPrefix(
+            @ForAll("tiny") GeneratorOptions generator, @ForAll("models") Models models,
+            @ForAll @net.jqwik.api.constraints.DoubleRange(min = 0.05, max = 0.5) double rate, @ForAll long seed) {
+        List<Op> history = CheckerMutator.mutate(ListAppendGenerator.generate(generator), rate,
+                new SplittableRandom(seed));
+        for (int k = 0; k <= history.size(); k++) {
+            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k, true);
+        }
+    }
+
+    /**
+     * The checker's verdict equals the reference's. With {@code tolerateKnown}, a mismatch is
+     * accepted when the reference imitating the checker's known departures from Elle
+     * ({@link BatchReference.Deviation}, each with a failing example in
+     * {@link CheckerElleDiscrepancyTest}) agrees on every type those departures leave certain.
+     */
+    static void assertAgreesWithReference(List<Op> ops, Models models, String where, boolean tolerateKnown) {
         BatchReference.Result expected = BatchReference.check(ops, models.models, models.anomalies);
         if (expected == null) {
             return;
         }
-        Verdict actual = CheckerHistories.check(ops, models.options());
-        if (!agree(expected, actual)) {
+        Verdict actual;
+        try {
+            actual = CheckerHistories.check(ops, models.options());
+        } catch (IndexOutOfBoundsException e) {
+            if (tolerateKnown && expected.all().contains("incompatible-order")) {
+                return; // INCOMPATIBLE_KEY_PARTIAL_ORDER: the crash in CheckerElleDiscrepancyTest
+            }
+            throw e;
+        }
+        if (tolerateKnown && !agree(expected, actual)) {
             BatchReference.Result known = BatchReference.check(ops, models.models, models.anomalies,
                     EnumSet.allOf(BatchReference.Deviation.class));
-            if (known != null && agree(known, actual)) {
+            if (known != null && agreeOnCertain(known, actual)) {
                 return;
             }
         }
@@ -144,6 +174,24 @@ class CheckerProperties {
     private static boolean agree(BatchReference.Result r, Verdict v) {
         return r.types().equals(CheckerHistories.typeNames(v)) && r.valid() == v.valid()
                 && r.not().equals(v.not()) && r.alsoNot().equals(v.alsoNot());
+    }
+
+    /** Agreement on every type the imitated departures leave certain, and fully when the types match. */
+    private static boolean agreeOnCertain(BatchReference.Result r, Verdict v) {
+        Set<String> actual = CheckerHistories.typeNames(v);
+        Set<String> union = new java.util.TreeSet<>(actual);
+        union.addAll(r.types());
+        for (String t : union) {
+            if (!r.uncertain(t) && actual.contains(t) != r.types().contains(t)) {
+                return false;
+            }
+        }
+        if (!actual.equals(r.types())) {
+            return true;
+        }
+        // The boundary comes from every type found, reportable or not, uncertain ones included.
+        boolean certain = r.uncertain().isEmpty() && !r.cyclesUncertain();
+        return certain ? agree(r, v) : r.valid() == v.valid();
     }
 
     // ---- reordering ----

@@ -24,11 +24,15 @@ class CheckerScratch2Test {
     @Test
     void probes() {
         CheckerOptions d = CheckerOptions.defaults();
-        show("crash1", CheckerHistories.history()
-                .txn(0, "a:0:1").txn(0, "a:0:2").txn(0, "r:0:1").txn(0, "r:0:2,1").txn(0, "r:0:1,2").build(), d);
-        show("crash2", CheckerHistories.history()
-                .txn(0, "a:0:1").txn(0, "a:0:2").txn(0, "r:0:1").txn(0, "r:0:2,1 r:0:1,2").build(), d);
-        show("crash3", CheckerHistories.history()
-                .txn(0, "a:0:1").txn(0, "a:0:2").txn(0, "r:0:1").txn(0, "r:0:2,1").txn(0, "r:0:1,2 a:1:1").txn(1, "r:1:").build(), d);
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "a:0:1").txn(0, "a:0:2").txn(0, "r:0:1").txn(0, "r:0:2,1 r:0:1,2").build();
+        try { CheckerHistories.check(h, d); } catch (RuntimeException e) { e.printStackTrace(System.out); }
+        String[] c = {"a:0:1", "a:0:2", "r:0:1", "r:0:2,1 r:0:1,2"};
+        var b = CheckerHistories.history();
+        for (int p = 0; p < c.length; p++) b.invoke(p, c[p]);
+        for (int p = 0; p < c.length; p++) b.ok(p, c[p]);
+        show("crash-concurrent", b.build(), d);
+        show("crash-min3", CheckerHistories.history().txn(0, "a:0:1").txn(0, "r:0:1").txn(0, "r:0:2,1 r:0:1,2").build(), d);
+        show("crash-min4", CheckerHistories.history().txn(0, "a:0:1").txn(0, "r:0:1").txn(0, "r:0:2 r:0:1,2").build(), d);
     }
 }

@@ -28,29 +28,31 @@ class CheckerScratchTest {
                     .withFaultRates(r.nextDouble() * 0.2, r.nextDouble() * 0.2).withSeed(r.nextLong());
             List<Op> h = CheckerMutator.mutate(ListAppendGenerator.generate(o), 0.3, r);
             CheckerProperties.Models m = r.nextInt(2) == 0 ? CheckerProperties.Models.STRICT_SERIALIZABLE : all[r.nextInt(all.length)];
-            BatchReference.Result ref = BatchReference.check(h, m.models, m.anomalies,
-                    Set.of(BatchReference.Deviation.NO_REALTIME_EDGE_TO_FAILED));
-            if (ref == null) { skipped++; continue; }
-            Verdict v;
+            int n = r.nextInt(2) == 0 ? h.size() : r.nextInt(h.size() + 1);
+            List<Op> p = h.subList(0, n);
+            BatchReference.Result ex = BatchReference.check(p, m.models, m.anomalies);
+            if (ex == null) { skipped++; continue; }
+            String sig;
             try {
-                v = CheckerHistories.check(h, m.options());
+                Verdict vv = CheckerHistories.check(p, m.options());
+                Set<String> a = CheckerHistories.typeNames(vv);
+                if (ex.types().equals(a) && ex.valid() == vv.valid() && ex.not().equals(vv.not()) && ex.alsoNot().equals(vv.alsoNot())) {
+                    counts.merge("CAT exact", 1, Integer::sum);
+                    continue;
+                }
+                Set<String> missing = new java.util.TreeSet<>(ex.types()); missing.removeAll(a);
+                Set<String> extra = new java.util.TreeSet<>(a); extra.removeAll(ex.types());
+                sig = (ex.all().contains("incompatible-order") ? "INCOMPAT " : "") + "missing=" + missing + " extra=" + extra
+                        + (missing.isEmpty() && extra.isEmpty() ? " valid/not differ" : "");
             } catch (RuntimeException e) {
-                String sig = "EXCEPTION " + e.getClass().getSimpleName() + ": " + e.getMessage();
-                sig = sig.substring(0, Math.min(120, sig.length()));
-                counts.merge(sig, 1, Integer::sum);
-                if (!smallest.containsKey(sig) || smallest.get(sig).size() > h.size()) smallest.put(sig, h);
-                continue;
+                sig = "EXCEPTION " + e;
+                sig = sig.substring(0, Math.min(100, sig.length()));
             }
-            Set<String> a = CheckerHistories.typeNames(v);
-            if (!a.equals(ref.types()) || a.isEmpty() && v.valid() != ref.valid()) {
-                Set<String> missing = new java.util.TreeSet<>(ref.types()); missing.removeAll(a);
-                Set<String> extra = new java.util.TreeSet<>(a); extra.removeAll(ref.types());
-                String sig = m + " missing=" + missing + " extra=" + extra;
-                counts.merge(sig, 1, Integer::sum);
-                if (!smallest.containsKey(sig) || smallest.get(sig).size() > h.size()) smallest.put(sig, h);
-            }
+            counts.merge(sig, 1, Integer::sum);
+            if (!smallest.containsKey(sig) || smallest.get(sig).size() > p.size()) smallest.put(sig, p);
         }
         System.out.println("skipped " + skipped);
+        counts.forEach((k, v) -> { if (k.startsWith("CAT")) System.out.println(k + " " + v); });
         for (var e : smallest.entrySet()) {
             System.out.println("### " + e.getKey() + " x" + counts.get(e.getKey()));
             System.out.print(CheckerHistories.jsonLines(e.getValue()));

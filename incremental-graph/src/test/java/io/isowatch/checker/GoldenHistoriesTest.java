@@ -53,6 +53,12 @@ class GoldenHistoriesTest {
                 .withModels(new HashSet<>(c.strings("consistency-models")))
                 .withAnomalies(new HashSet<>(c.strings("anomalies") == null ? List.of() : c.strings("anomalies")))
                 .withReorderWindow(window);
+        if ("rw-register".equals(c.expected().get("workload"))) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
+            options = options.withRegisters(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
+                    Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys"))));
+        }
         IncrementalChecker checker = new IncrementalChecker(options, atoms);
         if (window > 0) {
             // Deliver in reverse within the window: the worst order the window allows.

@@ -1,0 +1,228 @@
+package io.isowatch.agent.recorder;
+
+import io.isowatch.agent.metrics.AgentMetrics;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Stamps the invocations and completions of a client's transactions as Jepsen ops and appends
+ * them to an {@link EventLog}.
+ *
+ * <p>Each event gets this agent's id and the next sequence number, dense from
+ * {@link Builder#firstSequence(long)}; the op's {@code index} is that sequence number and its
+ * {@code time} the nanoseconds since the recorder started. Numbering and appending happen under
+ * one lock, so the log holds the events in sequence order, and an event's index is below that of
+ * every event recorded after it returned: an invocation recorded after a completion returned
+ * really began after it, which is what realtime (strict-serializable) checking relies on.
+ *
+ * <p>Thread-safe. The caller's thread does only local work: it never waits for the network,
+ * only for the log's append (memory, a memory-mapped file, or a buffered file) and the lock.
+ *
+ * <p>The recorder enforces Jepsen's process discipline and throws
+ * {@link IllegalStateException} on a breach, before anything is logged: a process invokes only
+ * when it has no transaction open, completes only the transaction it invoked, and never invokes
+ * again after an {@code info} completion (the caller continues as a new process).
+ */
+public final class HistoryRecorder implements AutoCloseable {
+
+    private final String agentId;
+    private final EventLog log;
+    private final AgentMetrics metrics;
+    private final LongSupplier clock;
+    private final long start;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ConcurrentHashMap<Long, Pending> open = new ConcurrentHashMap<>();
+    private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
+    private long nextSequence;
+    private volatile long recorded;
+
+    private record Pending(List<MicroOp> invoked, long invokedAt) {
+    }
+
+    private HistoryRecorder(Builder b) {
+        this.agentId = b.agentId;
+        this.log = b.log;
+        this.metrics = b.metrics;
+        this.clock = b.clock;
+        this.nextSequence = b.firstSequence;
+        this.start = clock.getAsLong();
+    }
+
+    /** A recorder for agent {@code agentId} appending to {@code log}, with the system clock and no metrics. */
+    public HistoryRecorder(String agentId, EventLog log) {
+        this(builder(agentId, log));
+    }
+
+    /** Starts configuring a recorder; {@code agentId} must be non-empty and unique among agents. */
+    public static Builder builder(String agentId, EventLog log) {
+        return new Builder(agentId, log);
+    }
+
+    /** The id every event of this recorder carries as its source. */
+    public String agentId() {
+        return agentId;
+    }
+
+    /** Events recorded so far by this recorder. */
+    public long eventsRecorded() {
+        return recorded;
+    }
+
+    /** Processes with a transaction invoked and not yet completed. */
+    public int openTransactions() {
+        return open.size();
+    }
+
+    /**
+     * Records that {@code process} invokes a transaction of {@code ops} (reads unknown).
+     *
+     * @throws IllegalStateException when the process has a transaction open or has crashed (info)
+     */
+    public void invoke(long process, List<MicroOp> ops) {
+        List<MicroOp> value = List.copyOf(ops);
+        lock.lock();
+        try {
+            if (crashed.contains(process)) {
+                throw new IllegalStateException("process " + process + " got an info completion and must never invoke "
+                        + "again; continue as a new process id");
+            }
+            long now = clock.getAsLong();
+            if (open.putIfAbsent(process, new Pending(value, now)) != null) {
+                throw new IllegalStateException("process " + process + " invoked while its previous transaction "
+                        + "is still open; complete it with ok, fail or info first");
+            }
+            append(now, OpType.INVOKE, process, value);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Records that {@code process}'s open transaction committed, with {@code completed} being its
+     * micro-ops with every read filled in.
+     *
+     * @throws IllegalStateException    when the process has no transaction open
+     * @throws IllegalArgumentException when {@code completed} has a different number of micro-ops
+     */
+    public void ok(long process, List<MicroOp> completed) {
+        complete(process, OpType.OK, List.copyOf(completed));
+    }
+
+    /** Records that {@code process}'s open transaction definitely did not commit. */
+    public void fail(long process) {
+        complete(process, OpType.FAIL, null);
+    }
+
+    /**
+     * Records that the outcome of {@code process}'s open transaction is unknown. The process is
+     * then retired: invoking it again is an error.
+     */
+    public void info(long process) {
+        complete(process, OpType.INFO, null);
+    }
+
+    private void complete(long process, OpType type, List<MicroOp> completed) {
+        long latency;
+        lock.lock();
+        try {
+            Pending pending = open.get(process);
+            if (pending == null) {
+                throw new IllegalStateException("process " + process + " completed (" + type.jepsenName()
+                        + ") without an open invocation");
+            }
+            if (completed != null && completed.size() != pending.invoked().size()) {
+                throw new IllegalArgumentException("process " + process + " completed " + completed.size()
+                        + " micro-ops but invoked " + pending.invoked().size());
+            }
+            open.remove(process);
+            if (type == OpType.INFO) {
+                crashed.add(process);
+            }
+            long now = clock.getAsLong();
+            append(now, type, process, completed != null ? completed : pending.invoked());
+            latency = now - pending.invokedAt();
+        } finally {
+            lock.unlock();
+        }
+        if (metrics != null) {
+            metrics.outcome(type);
+            metrics.transactionLatency(latency);
+        }
+    }
+
+    /** Called with {@link #lock} held. */
+    private void append(long now, OpType type, long process, List<MicroOp> value) {
+        long sequence = nextSequence;
+        log.append(new HistoryEvent(agentId, sequence, new Op(sequence, now - start, type, process, value)));
+        nextSequence = sequence + 1;
+        recorded++;
+        if (metrics != null) {
+            metrics.eventRecorded();
+        }
+    }
+
+    /** Closes the event log, which this recorder owns. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            log.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Options of a {@link HistoryRecorder}; only the agent id and the log are required. */
+    public static final class Builder {
+        private final String agentId;
+        private final EventLog log;
+        private AgentMetrics metrics;
+        private LongSupplier clock = System::nanoTime;
+        private long firstSequence;
+
+        private Builder(String agentId, EventLog log) {
+            this.agentId = Objects.requireNonNull(agentId, "agentId");
+            this.log = Objects.requireNonNull(log, "log");
+            if (agentId.isEmpty()) {
+                throw new IllegalArgumentException("agentId must not be empty: it identifies this agent's events");
+            }
+        }
+
+        /** Counts events, outcomes and latencies here; none by default. */
+        public Builder metrics(AgentMetrics value) {
+            this.metrics = value;
+            return this;
+        }
+
+        /** A monotonic nanosecond clock; {@link System#nanoTime()} by default. Tests pass a fake one. */
+        public Builder clock(LongSupplier value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /**
+         * The first sequence number (default 0). An agent that resumes a spool continues after the
+         * last sequence already in it, so that no two different events share an identity.
+         */
+        public Builder firstSequence(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("firstSequence must be >= 0, got " + value);
+            }
+            this.firstSequence = value;
+            return this;
+        }
+
+        public HistoryRecorder build() {
+            return new HistoryRecorder(this);
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * Recording transactions as Jepsen history events.
+ * {@link io.isowatch.agent.recorder.HistoryRecorder} stamps each invocation and completion with
+ * the agent's id, a dense sequence number (also the op's index) and a time, enforces the process
+ * discipline (one open transaction per process; a process that got {@code info} never invokes
+ * again), and appends to an {@link io.isowatch.agent.recorder.EventLog}: the Chronicle spool, a
+ * Jepsen JSON-lines file, memory, or several at once through a tee. Recording never waits on the
+ * network; shipping to Kafka happens elsewhere, from the spool.
+ */
+package io.isowatch.agent.recorder;

@@ -1,0 +1,329 @@
+package io.isowatch.agent.transport;
+
+import io.isowatch.agent.metrics.AgentMetrics;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.codec.BinaryEventCodec;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Ships the events of a {@link ChronicleHistoryLog} to a Kafka topic on a background thread,
+ * resuming from the spool's acknowledged position.
+ *
+ * <p><b>Records.</b> Key: the op's process in decimal, so the default partitioner keeps each
+ * process's events in one partition, in spool order. Value: the event as a Jepsen op map in JSON
+ * with {@code agent} and {@code seq} fields ({@link HistoryEventJson}). Headers
+ * {@value #AGENT_HEADER} (the agent id, UTF-8) and {@value #SEQ_HEADER} (the sequence in
+ * decimal), so a consumer can deduplicate without parsing the value.
+ *
+ * <p><b>Delivery.</b> The producer is idempotent with {@code acks=all}, so retries inside one
+ * producer session neither duplicate nor reorder records of a partition. The shipper works in
+ * rounds: it sends up to {@link ShipperOptions#maxEventsPerRound()} events, waits for Kafka to
+ * acknowledge all of them ({@code flush}), and only then advances the spool's acknowledged
+ * position. If any record of a round fails, the producer is discarded and the round is re-sent
+ * from the acknowledged position after a back-off. Across such failures and across restarts
+ * the guarantee is therefore at-least-once: an event can arrive twice, always with the same
+ * {@code (agent, seq)} and byte-identical value, and a consumer that keeps the first copy of
+ * each identity sees every event exactly once, each process's events in order.
+ *
+ * <p><b>Outages.</b> While Kafka is unreachable the shipper's round waits (up to
+ * {@link ShipperOptions#deliveryTimeout()}, then it fails and is retried with back-off); the
+ * recorder is unaffected because appending to the spool never touches the network, and the
+ * backlog grows on disk. When Kafka returns, the backlog drains at full speed.
+ *
+ * <p><b>Failure.</b> An excerpt that cannot be decoded (e.g. written by a newer isowatch) stops
+ * the shipper rather than skipping the event: {@link #failure()} tells why. Thread-safe.
+ */
+public final class KafkaShipper implements AutoCloseable {
+
+    /** The header carrying the agent id. */
+    public static final String AGENT_HEADER = "agent";
+    /** The header carrying the event's sequence number in decimal. */
+    public static final String SEQ_HEADER = "seq";
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaShipper.class);
+    /** The decoding table is replaced after this many string atoms, bounding its memory. */
+    private static final int MAX_INTERNED_STRINGS = 100_000;
+
+    private final ChronicleHistoryLog spool;
+    private final String topic;
+    private final ShipperOptions options;
+    private final AgentMetrics metrics;
+    private final Map<String, Object> producerConfig;
+    private final Thread thread;
+    private final AtomicLong shipped = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicReference<Producer<byte[], byte[]>> producer = new AtomicReference<>();
+    private final HistoryEventJson json = new HistoryEventJson();
+
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+    private int internedStrings;
+
+    private KafkaShipper(ChronicleHistoryLog spool, String bootstrapServers, String topic, ShipperOptions options,
+                         AgentMetrics metrics) {
+        this.spool = spool;
+        this.topic = topic;
+        this.options = options;
+        this.metrics = metrics;
+        this.producerConfig = producerConfig(bootstrapServers, spool, options);
+        this.thread = new Thread(this::run, "isowatch-shipper-" + topic);
+        thread.setDaemon(true);
+    }
+
+    /** Starts shipping {@code spool} to {@code topic} with default options. */
+    public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
+                                     AgentMetrics metrics) {
+        return start(spool, bootstrapServers, topic, ShipperOptions.defaults(), metrics);
+    }
+
+    /**
+     * Starts shipping {@code spool} to {@code topic}. Returns at once; connecting happens on the
+     * shipper's thread, so an unreachable cluster is not an error here.
+     *
+     * @param metrics counts shipped events and errors; may be null
+     */
+    public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
+                                     ShipperOptions options, AgentMetrics metrics) {
+        Objects.requireNonNull(spool, "spool");
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(options, "options");
+        if (topic.isEmpty()) {
+            throw new IllegalArgumentException("topic must not be empty");
+        }
+        KafkaShipper shipper = new KafkaShipper(spool, bootstrapServers, topic, options, metrics);
+        shipper.thread.start();
+        return shipper;
+    }
+
+    private static Map<String, Object> producerConfig(String bootstrapServers, ChronicleHistoryLog spool,
+                                                      ShipperOptions options) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "isowatch-shipper");
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+        long linger = options.linger().toMillis();
+        long delivery = options.deliveryTimeout().toMillis();
+        // delivery.timeout.ms must cover linger.ms + request.timeout.ms.
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1, Math.min(30_000, delivery - linger)));
+        config.putAll(options.producerProperties());
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, options.batchSizeBytes());
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, options.compression());
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, delivery));
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, options.maxBlock().toMillis());
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return Map.copyOf(config);
+    }
+
+    // ---- the shipping thread ----
+
+    private void run() {
+        BinaryEventCodec codec = new BinaryEventCodec(new AtomTable());
+        long backoff = options.retryBackoff().toNanos();
+        try (SpoolTailer tailer = spool.tailerFromAcknowledged()) {
+            LOG.info("Shipping spool {} to topic {} from index {}", spool.directory(), topic,
+                    Long.toHexString(tailer.index()));
+            while (running) {
+                try {
+                    int sent = round(tailer, codec);
+                    if (sent == 0) {
+                        LockSupport.parkNanos(options.idlePoll().toNanos());
+                    }
+                    backoff = options.retryBackoff().toNanos();
+                } catch (KafkaException | RoundFailedException e) {
+                    if (!running) {
+                        break;
+                    }
+                    errors.incrementAndGet();
+                    if (metrics != null) {
+                        metrics.shipError();
+                    }
+                    LOG.warn("Shipping to {} failed, re-sending from index {} in {} ms: {}", topic,
+                            Long.toHexString(spool.acknowledgedIndex()), TimeUnit.NANOSECONDS.toMillis(backoff),
+                            e.getCause() != null ? e.getCause().toString() : e.toString());
+                    discardProducer(Duration.ZERO);
+                    tailer.rewind(spool.acknowledgedIndex());
+                    LockSupport.parkNanos(backoff);
+                    backoff = Math.min(backoff * 2, options.maxRetryBackoff().toNanos());
+                }
+                if (internedStrings > MAX_INTERNED_STRINGS) {
+                    codec = new BinaryEventCodec(new AtomTable());
+                    internedStrings = 0;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            if (running) {
+                failure = e;
+                LOG.error("Shipper for spool {} stopped: {}", spool.directory(), e.toString(), e);
+            }
+        } finally {
+            running = false;
+            discardProducer(options.closeTimeout());
+            if (!spool.isClosed()) {
+                try {
+                    spool.syncAcknowledged();
+                } catch (RuntimeException e) {
+                    LOG.warn("Cannot persist the shipped position of {}: {}", spool.directory(), e.toString());
+                }
+            }
+        }
+    }
+
+    /** Sends up to one round of events and waits for all of them; returns how many. */
+    private int round(SpoolTailer tailer, BinaryEventCodec codec) {
+        Producer<byte[], byte[]> p = producer();
+        AtomicReference<Exception> firstError = new AtomicReference<>();
+        Callback callback = (metadata, exception) -> {
+            if (exception != null) {
+                firstError.compareAndSet(null, exception);
+            }
+        };
+        int sent = 0;
+        long last = ChronicleHistoryLog.NO_INDEX;
+        while (sent < options.maxEventsPerRound() && running) {
+            HistoryEvent event = tailer.next(codec);
+            if (event == null) {
+                break;
+            }
+            internedStrings += Atoms.stringAtoms(event);
+            p.send(record(event, codec.atoms()), callback);
+            sent++;
+            last = tailer.index();
+            if (firstError.get() != null) {
+                break;
+            }
+        }
+        if (sent == 0) {
+            return 0;
+        }
+        p.flush();
+        Exception error = firstError.get();
+        if (error != null) {
+            throw new RoundFailedException(error);
+        }
+        spool.acknowledge(last);
+        shipped.addAndGet(sent);
+        if (metrics != null) {
+            metrics.eventsShipped(sent);
+        }
+        return sent;
+    }
+
+    private ProducerRecord<byte[], byte[]> record(HistoryEvent event, AtomTable atoms) {
+        byte[] key = Long.toString(event.op().process()).getBytes(StandardCharsets.US_ASCII);
+        byte[] value = json.render(event, atoms);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(new RecordHeader(AGENT_HEADER, event.source().getBytes(StandardCharsets.UTF_8)));
+        headers.add(new RecordHeader(SEQ_HEADER, Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
+        return new ProducerRecord<>(topic, null, key, value, headers);
+    }
+
+    private Producer<byte[], byte[]> producer() {
+        Producer<byte[], byte[]> p = producer.get();
+        if (p == null) {
+            p = new KafkaProducer<>(producerConfig);
+            producer.set(p);
+        }
+        return p;
+    }
+
+    private void discardProducer(Duration timeout) {
+        Producer<byte[], byte[]> p = producer.getAndSet(null);
+        if (p != null) {
+            try {
+                p.close(timeout);
+            } catch (InterruptException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.debug("Closing the producer failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** A record of the round was not acknowledged. */
+    private static final class RoundFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RoundFailedException(Exception cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    // ---- state and control ----
+
+    /** Events acknowledged by Kafka since this shipper started. */
+    public long shipped() {
+        return shipped.get();
+    }
+
+    /** Failed rounds since this shipper started (each is retried). */
+    public long errors() {
+        return errors.get();
+    }
+
+    /** False once closed, or once stopped by a {@link #failure()}. */
+    public boolean isRunning() {
+        return running && thread.isAlive();
+    }
+
+    /** Why the shipper stopped on its own, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * Stops shipping: lets the current round finish for up to
+     * {@link ShipperOptions#closeTimeout()}, then abandons it (its events stay unacknowledged and
+     * are re-sent by the next shipper), persists the acknowledged position, and closes the
+     * producer. Does not close the spool. Idempotent.
+     */
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(Math.max(1, options.closeTimeout().toMillis()));
+            if (thread.isAlive()) {
+                // Abandon the round: closing the producer fails its pending sends, which ends flush().
+                Producer<byte[], byte[]> p = producer.get();
+                if (p != null) {
+                    p.close(Duration.ZERO);
+                }
+                thread.interrupt();
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warn("Shipper thread for {} did not stop", spool.directory());
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.isowatch.agent.transport;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Options of a {@link KafkaShipper}. Acknowledgement is not among them: the producer always
+ * runs with {@code enable.idempotence=true} and {@code acks=all}, because the shipper's
+ * guarantees (no loss, per-process order, at-least-once with stable identity) depend on both.
+ *
+ * @param linger             how long the producer waits to fill a batch ({@code linger.ms}); default 5 ms
+ * @param batchSizeBytes     the producer's per-partition batch size ({@code batch.size}); default 256 KiB
+ * @param compression        {@code compression.type}: none, gzip, snappy, lz4 or zstd; default lz4
+ * @param maxEventsPerRound  events sent between two waits for Kafka's acknowledgement; the spool
+ *                           position advances once per round. Default 20,000
+ * @param deliveryTimeout    how long the producer retries a record before the round fails and is
+ *                           re-sent from the acknowledged position ({@code delivery.timeout.ms});
+ *                           default 2 min
+ * @param maxBlock           how long a send may wait for metadata or buffer space
+ *                           ({@code max.block.ms}); default 1 min
+ * @param retryBackoff       the pause after a failed round, doubled after each further failure up
+ *                           to {@code maxRetryBackoff}; default 500 ms
+ * @param maxRetryBackoff    the longest pause between failed rounds; default 10 s
+ * @param idlePoll           how long the shipper sleeps when the spool has nothing new; default 1 ms
+ * @param closeTimeout       how long {@link KafkaShipper#close()} lets the current round finish
+ *                           before abandoning it (it is then re-sent after a restart); default 10 s
+ * @param producerProperties further Kafka producer settings (security, client id, buffer memory,
+ *                           ...); the settings the shipper's guarantees rest on are rejected here
+ */
+public record ShipperOptions(Duration linger, int batchSizeBytes, String compression, int maxEventsPerRound,
+                             Duration deliveryTimeout, Duration maxBlock, Duration retryBackoff,
+                             Duration maxRetryBackoff, Duration idlePoll, Duration closeTimeout,
+                             Map<String, String> producerProperties) {
+
+    /** Producer settings the shipper owns. */
+    static final Set<String> RESERVED = Set.of("enable.idempotence", "acks", "key.serializer", "value.serializer",
+            "bootstrap.servers", "transactional.id", "max.in.flight.requests.per.connection");
+
+    public ShipperOptions {
+        Objects.requireNonNull(compression, "compression");
+        positive("linger", linger, true);
+        positive("deliveryTimeout", deliveryTimeout, false);
+        positive("maxBlock", maxBlock, true);
+        positive("retryBackoff", retryBackoff, true);
+        positive("maxRetryBackoff", maxRetryBackoff, true);
+        positive("idlePoll", idlePoll, false);
+        positive("closeTimeout", closeTimeout, true);
+        if (batchSizeBytes < 1) {
+            throw new IllegalArgumentException("batchSizeBytes must be positive, got " + batchSizeBytes);
+        }
+        if (maxEventsPerRound < 1) {
+            throw new IllegalArgumentException("maxEventsPerRound must be positive, got " + maxEventsPerRound);
+        }
+        producerProperties = Map.copyOf(producerProperties);
+        for (String key : producerProperties.keySet()) {
+            if (RESERVED.contains(key)) {
+                throw new IllegalArgumentException("producer property " + key + " is set by the shipper (idempotent,"
+                        + " acks=all, byte-array serializers, at most 5 requests in flight) and cannot be overridden");
+            }
+        }
+    }
+
+    private static void positive(String name, Duration d, boolean zeroAllowed) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || !zeroAllowed && d.isZero()) {
+            throw new IllegalArgumentException(name + " must be " + (zeroAllowed ? "non-negative" : "positive")
+                    + ", got " + d);
+        }
+    }
+
+    /** The defaults listed on each component. */
+    public static ShipperOptions defaults() {
+        return new ShipperOptions(Duration.ofMillis(5), 256 * 1024, "lz4", 20_000, Duration.ofMinutes(2),
+                Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofMillis(1),
+                Duration.ofSeconds(10), Map.of());
+    }
+
+    public ShipperOptions withLinger(Duration value) {
+        return new ShipperOptions(value, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withBatchSizeBytes(int value) {
+        return new ShipperOptions(linger, value, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withCompression(String value) {
+        return new ShipperOptions(linger, batchSizeBytes, value, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withMaxEventsPerRound(int value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, value, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withDeliveryTimeout(Duration value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, value, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withMaxBlock(Duration value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, value,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withRetryBackoff(Duration initial, Duration max) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                initial, max, idlePoll, closeTimeout, producerProperties);
+    }
+
+    public ShipperOptions withCloseTimeout(Duration value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties);
+    }
+
+    public ShipperOptions withProducerProperties(Map<String, String> value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value);
+    }
+}

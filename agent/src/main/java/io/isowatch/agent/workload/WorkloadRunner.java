@@ -1,0 +1,232 @@
+package io.isowatch.agent.workload;
+
+import io.isowatch.agent.client.ClientFactory;
+import io.isowatch.agent.client.DatabaseClient;
+import io.isowatch.agent.client.DefinitelyAbortedException;
+import io.isowatch.agent.client.IndeterminateException;
+import io.isowatch.agent.recorder.HistoryRecorder;
+import io.isowatch.history.MicroOp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs an Elle-style workload: {@link WorkloadOptions#concurrency()} worker threads, each with
+ * its own {@link DatabaseClient}, run generated transactions and record every invocation and
+ * completion through a {@link HistoryRecorder}.
+ *
+ * <p>Worker {@code w} starts as process {@code w}. A transaction that ends indeterminately is
+ * recorded as {@code info}; its process never invokes again: the worker discards its client and
+ * continues as process {@code p + concurrency} with a fresh one, so process ids stay unique.
+ * An unexpected runtime exception from a client is treated the same way (the outcome is unknown)
+ * and logged. A failure of the recorder (its log, say) stops the run and is rethrown by
+ * {@link #run()}.
+ *
+ * <p>The run ends when the duration has passed, the transaction limit is reached, or
+ * {@link #stop()} is called; open transactions finish first. Each instance runs once.
+ */
+public final class WorkloadRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkloadRunner.class);
+    private static final int LOGGED_CLIENT_ERRORS = 5;
+
+    private final WorkloadOptions options;
+    private final ClientFactory clients;
+    private final HistoryRecorder recorder;
+    private final TransactionGenerator generator;
+    private final RateLimiter rateLimiter;
+    private Consumer<WorkloadProgress> progress = p -> { };
+    private Duration progressInterval = Duration.ofSeconds(1);
+    private LongSupplier backlog;
+
+    private final LongAdder ok = new LongAdder();
+    private final LongAdder fail = new LongAdder();
+    private final LongAdder info = new LongAdder();
+    private final AtomicLong invoked = new AtomicLong();
+    private final AtomicLong clientErrors = new AtomicLong();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean stopping;
+    private volatile boolean started;
+
+    public WorkloadRunner(WorkloadOptions options, ClientFactory clients, HistoryRecorder recorder) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.recorder = Objects.requireNonNull(recorder, "recorder");
+        this.generator = new TransactionGenerator(options);
+        this.rateLimiter = new RateLimiter(options.rate());
+    }
+
+    /**
+     * Calls {@code callback} every {@code interval} while running (from a separate thread), and
+     * once more at the end. {@code backlog} (may be null) supplies the unshipped event count.
+     */
+    public WorkloadRunner onProgress(Consumer<WorkloadProgress> callback, Duration interval, LongSupplier backlog) {
+        if (interval.isZero() || interval.isNegative()) {
+            throw new IllegalArgumentException("progress interval must be positive, got " + interval);
+        }
+        this.progress = Objects.requireNonNull(callback, "callback");
+        this.progressInterval = interval;
+        this.backlog = backlog;
+        return this;
+    }
+
+    /** Asks the workers to finish their current transaction and stop. */
+    public void stop() {
+        stopping = true;
+    }
+
+    /**
+     * Runs the workload on new threads and waits for it to end.
+     *
+     * @throws IllegalStateException when run twice, or wrapping the failure that stopped a worker
+     * @throws InterruptedException  when the calling thread is interrupted (the workers are stopped first)
+     */
+    public WorkloadResult run() throws InterruptedException {
+        if (started) {
+            throw new IllegalStateException("a WorkloadRunner runs once; create another for a new run");
+        }
+        started = true;
+        long start = System.nanoTime();
+        long deadline = options.duration().isZero() ? Long.MAX_VALUE : start + options.duration().toNanos();
+        AtomicLong processes = new AtomicLong(options.concurrency());
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < options.concurrency(); w++) {
+            int worker = w;
+            Thread t = new Thread(() -> work(worker, deadline, processes), "isowatch-worker-" + w);
+            t.setDaemon(true);
+            workers.add(t);
+        }
+        Thread reporter = new Thread(() -> report(start), "isowatch-progress");
+        reporter.setDaemon(true);
+        workers.forEach(Thread::start);
+        reporter.start();
+        try {
+            for (Thread t : workers) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            stopping = true;
+            for (Thread t : workers) {
+                t.join();
+            }
+            throw e;
+        } finally {
+            reporter.interrupt();
+            reporter.join();
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        progress.accept(snapshot(elapsed, 0, 0));
+        Throwable error = failure.get();
+        if (error != null) {
+            throw new IllegalStateException("workload stopped: " + error.getMessage(), error);
+        }
+        long o = ok.sum();
+        long f = fail.sum();
+        long i = info.sum();
+        return new WorkloadResult(o + f + i, o, f, i, processes.get(), elapsed);
+    }
+
+    private void work(int worker, long deadline, AtomicLong processes) {
+        long process = worker;
+        DatabaseClient client = null;
+        try {
+            client = clients.open(process);
+            while (!stopping && claim()) {
+                rateLimiter.acquire();
+                if (stopping || System.nanoTime() >= deadline) {
+                    break;
+                }
+                if (!runOne(process, client)) {
+                    client.close();
+                    process += options.concurrency();
+                    processes.incrementAndGet();
+                    client = clients.open(process);
+                }
+            }
+        } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+            stopping = true;
+        } finally {
+            if (client != null) {
+                client.close();
+            }
+        }
+    }
+
+    /** Claims one transaction against the limit. */
+    private boolean claim() {
+        return options.txnLimit() == 0 || invoked.incrementAndGet() <= options.txnLimit();
+    }
+
+    /** Runs and records one transaction; false when its outcome is unknown (the process is done). */
+    private boolean runOne(long process, DatabaseClient client) {
+        List<MicroOp> txn = generator.next();
+        recorder.invoke(process, txn);
+        try {
+            List<MicroOp> completed = client.execute(txn);
+            recorder.ok(process, completed);
+            ok.increment();
+            return true;
+        } catch (DefinitelyAbortedException e) {
+            recorder.fail(process);
+            fail.increment();
+            return true;
+        } catch (IndeterminateException e) {
+            recorder.info(process);
+            info.increment();
+            return false;
+        } catch (RuntimeException e) {
+            recorder.info(process);
+            info.increment();
+            if (clientErrors.incrementAndGet() <= LOGGED_CLIENT_ERRORS) {
+                LOG.warn("client of process {} threw {}; recorded as info (outcome unknown)", process, e.toString(), e);
+            }
+            return false;
+        }
+    }
+
+    private void report(long start) {
+        long lastTxns = 0;
+        long lastAt = start;
+        long every = progressInterval.toNanos();
+        long next = start + every;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+                long now = System.nanoTime();
+                WorkloadProgress p = snapshot(Duration.ofNanos(now - start), lastTxns, now - lastAt);
+                lastTxns = p.txns();
+                lastAt = now;
+                next += every;
+                progress.accept(p);
+            }
+        } catch (InterruptedException e) {
+            // The run is over.
+        } catch (RuntimeException e) {
+            LOG.warn("progress callback failed; no more progress reports", e);
+        }
+    }
+
+    private WorkloadProgress snapshot(Duration elapsed, long previousTxns, long intervalNanos) {
+        long o = ok.sum();
+        long f = fail.sum();
+        long i = info.sum();
+        long txns = o + f + i;
+        double rate = intervalNanos > 0 ? (txns - previousTxns) * 1e9 / intervalNanos
+                : txns * 1e9 / Math.max(1, elapsed.toNanos());
+        long b = backlog == null ? -1 : backlog.getAsLong();
+        return new WorkloadProgress(elapsed, txns, o, f, i, rate, b);
+    }
+}

@@ -1,0 +1,149 @@
+package io.isowatch.agent.transport;
+
+import kafka.server.BrokerServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A single-node KRaft Kafka cluster (one combined broker+controller) inside the test JVM, built
+ * on Kafka's own test kit.
+ *
+ * <p>{@link #shared()} starts one cluster per JVM on first use and stops it at JVM exit, since a
+ * start costs several seconds. Tests that stop the broker use {@link #startDedicated()} and close
+ * it themselves. The broker's port survives {@link #stopBroker()} / {@link #startBroker()}: the
+ * test kit re-binds the same port, so clients reconnect to the same bootstrap address.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static EmbeddedKafka shared;
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    /** The JVM-wide cluster, started on first call. */
+    public static synchronized EmbeddedKafka shared() {
+        if (shared == null) {
+            shared = startDedicated();
+            EmbeddedKafka started = shared;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "embedded-kafka-stop"));
+        }
+        return shared;
+    }
+
+    /** A cluster of its own; the caller closes it. */
+    public static EmbeddedKafka startDedicated() {
+        try {
+            TestKitNodes nodes = new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .build();
+            KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
+                    .setConfigProp("offsets.topic.replication.factor", "1")
+                    .setConfigProp("offsets.topic.num.partitions", "1")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                    .setConfigProp("auto.create.topics.enable", "false")
+                    .build();
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            return new EmbeddedKafka(cluster);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the in-JVM Kafka cluster: " + e, e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    /** Creates a topic with one replica and waits until it exists. */
+    public void createTopic(String topic, int partitions) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
+        }
+    }
+
+    /** Shuts the broker side of the node down; the controller keeps running. */
+    public void stopBroker() {
+        broker().shutdown();
+    }
+
+    /** Starts the broker again on the same port and waits until it serves. */
+    public void startBroker() {
+        broker().startup();
+        try {
+            cluster.waitForReadyBrokers();
+        } catch (Exception e) {
+            throw new IllegalStateException("the restarted broker did not become ready: " + e, e);
+        }
+    }
+
+    private BrokerServer broker() {
+        return cluster.brokers().values().iterator().next();
+    }
+
+    /**
+     * Reads the topic from the beginning of every partition until {@code done} accepts the
+     * records read so far, or the timeout passes; returns what was read, partition by partition
+     * in offset order.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readTopic(String topic, Predicate<List<ConsumerRecord<byte[], byte[]>>> done,
+                                                          Duration timeout) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                partitions.add(new TopicPartition(topic, p.partition()));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!done.test(records) && System.nanoTime() < deadline) {
+                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
+                batch.forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the in-JVM Kafka cluster: " + e, e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.isowatch.checker;
+
+import io.isowatch.anomaly.Finding;
+import io.isowatch.anomaly.Txn;
+import io.isowatch.graph.EdgeKind;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.trace.TxnStatus;
+
+import java.util.List;
+
+/** What the checker offers an {@link Inference}: outcomes, edges, findings, and transactions to show. */
+interface InferenceContext extends TxnStatus {
+
+    /** Adds a dependency edge (and searches for the cycles it closes). */
+    void link(int from, int to, EdgeKind kind);
+
+    /** Reports a finding. */
+    void report(Finding finding);
+
+    /** A transaction as findings show it. */
+    Txn txn(int id);
+
+    /** A transaction's micro-ops (its completion's once complete). */
+    List<MicroOp> microOps(int id);
+
+    /** Throws a violation of the history at {@code op}. */
+    default HistoryViolationException violation(Op op, String message) {
+        return new HistoryViolationException(op, message);
+    }
+
+    /** The history index of a transaction's invocation. */
+    long invokeIndex(int id);
+
+    /** An atom as text. */
+    String render(long atom);
+}

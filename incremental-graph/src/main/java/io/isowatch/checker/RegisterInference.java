@@ -1,0 +1,340 @@
+package io.isowatch.checker;
+
+import io.isowatch.anomaly.Evidence;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.collect.LongIntMap;
+import io.isowatch.graph.EdgeKind;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.trace.RegisterTrace;
+import io.isowatch.trace.TraceListener;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Elle's rw-register inference: wr edges from the unique write a read saw, and ww and rw edges
+ * from a version order built from the initial nil state and, when the user assumes them, writes
+ * following reads, per-process order and realtime order (see {@link RegisterOptions}).
+ *
+ * <p>Per-process order is exact: the next committed transaction of the same process that touches
+ * the key. Realtime order follows, per key, the transactions not yet succeeded by a later one
+ * touching the key (the transitive reduction of realtime order restricted to the key). Elle
+ * derives it by compressing its realtime graph, which can add edges implied by transitivity;
+ * those change no cycle's existence, only, rarely, its classification.
+ */
+final class RegisterInference implements Inference {
+
+    static final String WFR = "wfr-keys";
+    static final String SEQUENTIAL = "sequential-keys";
+    static final String LINEARIZABLE = "linearizable-keys";
+
+    private final InferenceContext context;
+    private final RegisterOptions options;
+    private final TraceFindings findings;
+    private final LostUpdates lostUpdates = new LostUpdates();
+    private final Map<Long, RegisterTrace> traces = new HashMap<>();
+    /** sequential-keys: per process, the last committed transaction's final value of each key. */
+    private final Map<Long, Map<Long, Value>> lastByProcess = new HashMap<>();
+    /** linearizable-keys: per key, committed transactions no later one touching the key has followed. */
+    private final Map<Long, List<Frontier>> frontiers = new HashMap<>();
+    /** linearizable-keys: per pending transaction, its predecessors on each key it touches. */
+    private final Map<Integer, Map<Long, List<Frontier>>> pendingPredecessors = new HashMap<>();
+
+    /** A register value, or nil. */
+    record Value(boolean nil, long value) {
+        static final Value NIL = new Value(true, 0);
+    }
+
+    private record Frontier(int txn, Value last) {
+    }
+
+    RegisterInference(InferenceContext context, RegisterOptions options) {
+        this.context = context;
+        this.options = options;
+        this.findings = new TraceFindings(context);
+    }
+
+    private RegisterTrace trace(long key) {
+        return traces.computeIfAbsent(key, RegisterTrace::new);
+    }
+
+    @Override
+    public void invoked(int txn, Op invocation) {
+        List<MicroOp> mops = invocation.value();
+        for (int i = 0; i < mops.size(); i++) {
+            if (!(mops.get(i) instanceof MicroOp.Write write)) {
+                continue;
+            }
+            boolean intermediate = false;
+            for (int j = i + 1; j < mops.size(); j++) {
+                if (mops.get(j) instanceof MicroOp.Write later && later.key() == write.key()) {
+                    intermediate = true;
+                    break;
+                }
+            }
+            int other = trace(write.key()).claim(write.value(), txn, intermediate);
+            if (other != LongIntMap.MISSING) {
+                throw context.violation(invocation, Messages.duplicateWrite(invocation, context.render(write.key()),
+                        context.render(write.value()), context.invokeIndex(other)));
+            }
+        }
+        if (options.linearizableKeys()) {
+            Map<Long, List<Frontier>> before = new LinkedHashMap<>();
+            for (MicroOp m : mops) {
+                before.computeIfAbsent(m.key(), k -> List.copyOf(frontiers.getOrDefault(k, List.of())));
+            }
+            pendingPredecessors.put(txn, before);
+        }
+    }
+
+    @Override
+    public boolean[] completed(int txn, Op completion, byte outcome) {
+        List<MicroOp> mops = completion.value();
+        Map<Long, Value> reads = outcome == TxnTable.OK ? externalReads(mops) : Map.of();
+        Map<Long, Long> writes = outcome == TxnTable.FAIL ? Map.of() : externalWrites(mops);
+        if (outcome == TxnTable.FAIL) {
+            for (MicroOp m : mops) {
+                if (m instanceof MicroOp.Write w && trace(w.key()).writerOf(w.value()) == txn) {
+                    trace(w.key()).abortedWrite(txn, w.value(), findings);
+                }
+            }
+        }
+        if (outcome == TxnTable.OK) {
+            for (Map.Entry<Long, Long> w : writes.entrySet()) {
+                if (trace(w.getKey()).writerOf(w.getValue()) == txn) {
+                    trace(w.getKey()).committedWrite(txn, w.getValue(), context, findings);
+                }
+            }
+            for (Map.Entry<Long, Value> r : reads.entrySet()) {
+                trace(r.getKey()).committedRead(txn, r.getValue().nil(), r.getValue().value(), context, findings);
+            }
+            checkAlone(txn, mops);
+            if (options.wfrKeys()) {
+                for (Map.Entry<Long, Value> r : reads.entrySet()) {
+                    Long written = writes.get(r.getKey());
+                    if (written != null && !r.getValue().nil()) {
+                        versionEdge(r.getKey(), r.getValue(), new Value(false, written), WFR);
+                    }
+                }
+            }
+            if (options.sequentialKeys()) {
+                sequential(txn, reads, writes);
+            }
+        }
+        if (options.linearizableKeys()) {
+            linearizable(txn, outcome, reads, writes);
+        }
+        return new boolean[mops.size()];
+    }
+
+    private void checkAlone(int txn, List<MicroOp> mops) {
+        // Elle's op-internal-case: a read must equal the transaction's own latest write or read
+        // of the key; a read of nil sets no expectation.
+        Map<Long, Long> state = new HashMap<>();
+        for (int i = 0; i < mops.size(); i++) {
+            MicroOp m = mops.get(i);
+            if (m instanceof MicroOp.Write w) {
+                state.put(w.key(), w.value());
+            } else if (m instanceof MicroOp.Read r) {
+                Long expected = state.get(r.key());
+                Value seen = valueOf(r);
+                if (expected != null && (seen.nil() || seen.value() != expected)) {
+                    context.report(new Finding.Internal(context.txn(txn), i, new long[] {expected}, false));
+                    break;
+                }
+                if (seen.nil()) {
+                    state.remove(r.key());
+                } else {
+                    state.put(r.key(), seen.value());
+                }
+            }
+        }
+        for (int i = 0; i < mops.size(); i++) {
+            if (mops.get(i) instanceof MicroOp.Read r) {
+                Value seen = valueOf(r);
+                int group = lostUpdates.record(txn, mops, i, seen.nil() ? TraceListener.NIL : seen.value());
+                if (group >= 0) {
+                    context.report(lostUpdate(group));
+                }
+            }
+        }
+    }
+
+    private void sequential(int txn, Map<Long, Value> reads, Map<Long, Long> writes) {
+        Map<Long, Value> last = lastByProcess.computeIfAbsent(context.txn(txn).completion().process(),
+                p -> new HashMap<>());
+        for (long key : touched(reads, writes)) {
+            Value previous = last.get(key);
+            if (previous != null) {
+                versionEdge(key, previous, first(key, reads, writes), SEQUENTIAL);
+            }
+            last.put(key, finalValue(key, reads, writes));
+        }
+    }
+
+    private void linearizable(int txn, byte outcome, Map<Long, Value> reads, Map<Long, Long> writes) {
+        Map<Long, List<Frontier>> before = pendingPredecessors.remove(txn);
+        if (before == null || outcome == TxnTable.FAIL) {
+            return;
+        }
+        for (Map.Entry<Long, List<Frontier>> e : before.entrySet()) {
+            long key = e.getKey();
+            Value first;
+            if (outcome == TxnTable.OK) {
+                if (!reads.containsKey(key) && !writes.containsKey(key)) {
+                    continue;
+                }
+                first = first(key, reads, writes);
+            } else {
+                Long w = writes.get(key);
+                if (w == null) {
+                    continue;
+                }
+                first = new Value(false, w);
+            }
+            for (Frontier f : e.getValue()) {
+                versionEdge(key, f.last(), first, LINEARIZABLE);
+            }
+            if (outcome == TxnTable.OK) {
+                List<Frontier> frontier = frontiers.computeIfAbsent(key, k -> new ArrayList<>());
+                frontier.removeAll(e.getValue());
+                frontier.add(new Frontier(txn, finalValue(key, reads, writes)));
+            }
+        }
+    }
+
+    private void versionEdge(long key, Value before, Value after, String source) {
+        trace(key).addVersionEdge(before.nil(), before.value(), after.nil(), after.value(), source, context, findings);
+    }
+
+    private static List<Long> touched(Map<Long, Value> reads, Map<Long, Long> writes) {
+        List<Long> keys = new ArrayList<>(reads.keySet());
+        for (Long k : writes.keySet()) {
+            if (!reads.containsKey(k)) {
+                keys.add(k);
+            }
+        }
+        return keys;
+    }
+
+    /** Elle: a transaction's first external value of a key is its read, unless that read was nil. */
+    private static Value first(long key, Map<Long, Value> reads, Map<Long, Long> writes) {
+        Value read = reads.get(key);
+        if (read != null && !read.nil()) {
+            return read;
+        }
+        Long w = writes.get(key);
+        return w != null ? new Value(false, w) : Value.NIL;
+    }
+
+    /** Elle: a transaction's final external value of a key is its last write, else its read. */
+    private static Value finalValue(long key, Map<Long, Value> reads, Map<Long, Long> writes) {
+        Long w = writes.get(key);
+        if (w != null) {
+            return new Value(false, w);
+        }
+        Value read = reads.get(key);
+        return read == null ? Value.NIL : read;
+    }
+
+    /** Reads of keys before any write of them, first read only: Elle's ext-reads. */
+    private static Map<Long, Value> externalReads(List<MicroOp> mops) {
+        Map<Long, Value> reads = new LinkedHashMap<>();
+        java.util.Set<Long> written = new java.util.HashSet<>();
+        for (MicroOp m : mops) {
+            if (m instanceof MicroOp.Write) {
+                written.add(m.key());
+            } else if (m instanceof MicroOp.Read r && !written.contains(r.key()) && !reads.containsKey(r.key())) {
+                reads.put(r.key(), valueOf(r));
+            }
+        }
+        return reads;
+    }
+
+    /** The last write of each key: Elle's ext-writes. */
+    private static Map<Long, Long> externalWrites(List<MicroOp> mops) {
+        Map<Long, Long> writes = new LinkedHashMap<>();
+        for (MicroOp m : mops) {
+            if (m instanceof MicroOp.Write w) {
+                writes.put(w.key(), w.value());
+            }
+        }
+        return writes;
+    }
+
+    /** A register read's value: nil when the read returned null or an empty list. */
+    static Value valueOf(MicroOp.Read r) {
+        return r.length() == 0 ? Value.NIL : new Value(false, r.values()[0]);
+    }
+
+    private Finding lostUpdate(int group) {
+        long v = lostUpdates.value(group);
+        return new Finding.LostUpdate(lostUpdates.key(group), v == TraceListener.NIL ? null : new long[] {v},
+                lostUpdates.members(group).stream().map(context::txn).toList());
+    }
+
+    @Override
+    public List<Finding> lostUpdates() {
+        List<Finding> out = new ArrayList<>();
+        for (int g : lostUpdates.groups()) {
+            out.add(lostUpdate(g));
+        }
+        return out;
+    }
+
+    @Override
+    public void settle() {
+        traces.values().forEach(t -> t.settle(findings));
+    }
+
+    @Override
+    public long[] prefix(long key, int length) {
+        throw new IllegalStateException("register reads are never stored as prefixes");
+    }
+
+    @Override
+    public Evidence explain(int a, int b, EdgeKind kind) {
+        List<MicroOp> aOps = context.microOps(a);
+        List<MicroOp> bOps = context.microOps(b);
+        Map<Long, Long> bWrites = externalWrites(bOps);
+        switch (kind) {
+            case WR -> {
+                Map<Long, Value> bReads = externalReads(bOps);
+                for (Map.Entry<Long, Long> w : externalWrites(aOps).entrySet()) {
+                    Value r = bReads.get(w.getKey());
+                    if (r != null && !r.nil() && r.value() == w.getValue()) {
+                        return new Evidence.WriteRead(w.getKey(), w.getValue());
+                    }
+                }
+                return null;
+            }
+            case WW -> {
+                for (Map.Entry<Long, Long> w : externalWrites(aOps).entrySet()) {
+                    Long later = bWrites.get(w.getKey());
+                    RegisterTrace t = traces.get(w.getKey());
+                    if (later != null && t != null && t.precedes(false, w.getValue(), later)) {
+                        return new Evidence.WriteWrite(w.getKey(), w.getValue(), later);
+                    }
+                }
+                return null;
+            }
+            case RW -> {
+                for (Map.Entry<Long, Value> r : externalReads(aOps).entrySet()) {
+                    Long later = bWrites.get(r.getKey());
+                    RegisterTrace t = traces.get(r.getKey());
+                    if (later != null && t != null && t.precedes(r.getValue().nil(), r.getValue().value(), later)) {
+                        return new Evidence.ReadWrite(r.getKey(), r.getValue().nil(), r.getValue().value(), later);
+                    }
+                }
+                return null;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.isowatch.cycle;
+
+import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.collect.IntList;
+import io.isowatch.collect.LongIntMap;
+import io.isowatch.graph.DependencyGraph;
+import io.isowatch.graph.EdgeKind;
+
+import java.util.List;
+
+/**
+ * Elle's cycle-existence fallbacks: whether the subgraph a model forbids has a cycle inside one
+ * strongly connected component, regardless of how any cycle there would be classified.
+ *
+ * <p>Each {@link Spec} is one row of Elle's table: a union of edge kinds, optionally extended by
+ * rw edges leaving any transaction that has an incoming edge of the union (Elle's "sequential
+ * extension", which finds cycles whose rw edges are never adjacent). A subgraph has a cycle
+ * exactly when Kahn's algorithm cannot remove every transaction. Cost: O(transactions + edges)
+ * of the component per spec.
+ */
+public final class CycleExistence {
+
+    private CycleExistence() {
+    }
+
+    /**
+     * One model's forbidden subgraph.
+     *
+     * @param type      the anomaly reported, e.g. {@code strong-PL-1-cycle-exists}
+     * @param model     the model's name in Elle's table (canonical)
+     * @param union     the edge kinds of the base graph
+     * @param extension the kinds (rw) that may follow a base edge, or 0
+     * @param label     how the subgraph is named in explanations
+     */
+    public record Spec(AnomalyType type, String model, int union, int extension, String label) {
+    }
+
+    private static final int WW = EdgeKind.WW.bit();
+    private static final int WR = EdgeKind.WR.bit();
+    private static final int RW = EdgeKind.RW.bit();
+    private static final int PR = EdgeKind.PROCESS.bit();
+    private static final int RT = EdgeKind.REALTIME.bit();
+
+    /** Elle's table, in Elle's order. */
+    public static final List<Spec> SPECS = List.of(
+            new Spec(AnomalyType.PL_1_CYCLE_EXISTS, "PL-1", WW, 0, "ww"),
+            new Spec(AnomalyType.PL_2_CYCLE_EXISTS, "PL-2", WW | WR, 0, "ww+wr"),
+            new Spec(AnomalyType.PL_SI_CYCLE_EXISTS, "PL-SI", WW | WR, RW, "ww+wr, extended by rw"),
+            new Spec(AnomalyType.PL_3_CYCLE_EXISTS, "PL-3", WW | WR | RW, 0, "ww+wr+rw"),
+            new Spec(AnomalyType.STRONG_SESSION_PL_1_CYCLE_EXISTS, "strong-session-PL-1", WW | PR, 0, "ww+process"),
+            new Spec(AnomalyType.STRONG_SESSION_PL_2_CYCLE_EXISTS, "strong-session-PL-2", WW | WR | PR, 0,
+                    "ww+wr+process"),
+            new Spec(AnomalyType.STRONG_SESSION_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-session-snapshot-isolation",
+                    WW | WR | PR, RW, "ww+wr+process, extended by rw"),
+            new Spec(AnomalyType.STRONG_SESSION_SERIALIZABLE_CYCLE_EXISTS, "strong-session-serializable",
+                    WW | WR | RW | PR, 0, "ww+wr+rw+process"),
+            new Spec(AnomalyType.STRONG_PL_1_CYCLE_EXISTS, "strong-PL-1", WW | RT, 0, "ww+realtime"),
+            new Spec(AnomalyType.STRONG_PL_2_CYCLE_EXISTS, "strong-PL-2", WW | WR | RT, 0, "ww+wr+realtime"),
+            new Spec(AnomalyType.STRONG_SNAPSHOT_ISOLATION_CYCLE_EXISTS, "strong-snapshot-isolation",
+                    WW | WR | RT, RW, "ww+wr+realtime, extended by rw"),
+            new Spec(AnomalyType.PL_SS_CYCLE_EXISTS, "PL-SS", WW | WR | RW | RT, 0, "ww+wr+rw+realtime"));
+
+    /**
+     * True when {@code spec}'s subgraph, restricted to the transactions in {@code members}, has a
+     * cycle of two or more transactions.
+     */
+    public static boolean cycleExists(DependencyGraph graph, int[] members, Spec spec) {
+        LongIntMap local = new LongIntMap(members.length);
+        for (int i = 0; i < members.length; i++) {
+            local.put(members[i], i);
+        }
+        boolean[] extended = new boolean[members.length];
+        int[] inDegree = new int[members.length];
+        if (spec.extension() != 0) {
+            for (int i = 0; i < members.length; i++) {
+                for (int e = graph.firstIn(members[i]); e >= 0; e = graph.nextIn(e)) {
+                    if ((spec.union() & graph.kind(e).bit()) != 0 && local.containsKey(graph.source(e))) {
+                        extended[i] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        // Count each pair once, as Elle's graphs hold one edge per pair.
+        IntList[] out = new IntList[members.length];
+        for (int i = 0; i < members.length; i++) {
+            out[i] = new IntList(4);
+            int mask = spec.union() | (extended[i] ? spec.extension() : 0);
+            for (int e = graph.firstOut(members[i]); e >= 0; e = graph.nextOut(e)) {
+                int j = local.get(graph.target(e));
+                if (j != LongIntMap.MISSING && (mask & graph.kind(e).bit()) != 0 && !out[i].contains(j)) {
+                    out[i].add(j);
+                    inDegree[j]++;
+                }
+            }
+        }
+        IntList ready = new IntList();
+        for (int i = 0; i < members.length; i++) {
+            if (inDegree[i] == 0) {
+                ready.add(i);
+            }
+        }
+        int removed = 0;
+        while (!ready.isEmpty()) {
+            int i = ready.get(ready.size() - 1);
+            ready.swapRemove(ready.size() - 1);
+            removed++;
+            for (int k = 0; k < out[i].size(); k++) {
+                int j = out[i].get(k);
+                if (--inDegree[j] == 0) {
+                    ready.add(j);
+                }
+            }
+        }
+        return removed < members.length;
+    }
+}

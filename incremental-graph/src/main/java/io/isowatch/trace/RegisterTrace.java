@@ -1,0 +1,320 @@
+package io.isowatch.trace;
+
+import io.isowatch.collect.IntList;
+import io.isowatch.collect.LongIntMap;
+import io.isowatch.graph.EdgeKind;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The version trace of one read-write register, as Elle's rw-register checker infers it.
+ *
+ * <p>Registers reveal little: a read names the one write it saw (a wr edge, if that write was
+ * its writer's last to the key), and the order of versions must come from assumptions. The
+ * initial nil state precedes every version, always; {@link #addVersionEdge} adds the others
+ * (writes follow reads, per-process or realtime order). The version graph keeps every edge it
+ * is given, and each edge {@code v1 -> v2} yields ww from v1's writer to v2's and rw from every
+ * reader of v1 to v2's writer, whenever those transactions are known to have committed, now or
+ * later. An edge that would close a cycle of versions contradicts its assumption: it is
+ * reported as cyclic-versions and left out.
+ *
+ * <p>As in Elle, only committed transactions take part in ww, wr and rw edges, and only a
+ * transaction's external values count: its first read of the key before writing it, and its
+ * last write. Every edge is final when made. Costs: O(1) per read and write plus O(degree) per
+ * version edge; a cycle check costs the size of the key's version graph, which is small because
+ * keys are retired. Not thread-safe.
+ */
+public final class RegisterTrace {
+
+    private static final int NIL = 0;
+
+    private final long key;
+    private final LongIntMap nodeOf = new LongIntMap();
+    private final List<Version> versions = new ArrayList<>();
+    /** Committed transactions whose last write of this key is some version: nil precedes them all. */
+    private final IntList finalWriters = new IntList();
+    private final List<String> cyclicSources = new ArrayList<>();
+
+    /** One version: who wrote it, who read it, and what it is ordered against. */
+    private static final class Version {
+        final long value;
+        int writer = -1;
+        boolean intermediate;
+        boolean writerFinal;
+        IntList readers;
+        IntList successors;
+        IntList predecessors;
+        int mark;
+
+        Version(long value) {
+            this.value = value;
+        }
+    }
+
+    private int markEpoch;
+
+    public RegisterTrace(long key) {
+        this.key = key;
+        versions.add(new Version(TraceListener.NIL));
+    }
+
+    public long key() {
+        return key;
+    }
+
+    private int node(long value) {
+        int n = nodeOf.get(value);
+        if (n == LongIntMap.MISSING) {
+            n = versions.size();
+            versions.add(new Version(value));
+            nodeOf.put(value, n);
+        }
+        return n;
+    }
+
+    /**
+     * Claims {@code value} for {@code txn} at its invocation. {@code intermediate} when the same
+     * transaction writes the key again later. Returns the transaction that already claimed the
+     * value, or {@link LongIntMap#MISSING}.
+     */
+    public int claim(long value, int txn, boolean intermediate) {
+        Version v = versions.get(node(value));
+        if (v.writer >= 0) {
+            return v.writer;
+        }
+        v.writer = txn;
+        v.intermediate = intermediate;
+        return LongIntMap.MISSING;
+    }
+
+    /** The transaction that wrote {@code value}, or {@link LongIntMap#MISSING}. */
+    public int writerOf(long value) {
+        int n = nodeOf.get(value);
+        return n == LongIntMap.MISSING || versions.get(n).writer < 0 ? LongIntMap.MISSING : versions.get(n).writer;
+    }
+
+    /**
+     * {@code txn} committed with {@code value} as its last write of this key: wr edges to the
+     * readers already seen, and ww and rw along the version graph, starting with nil's readers.
+     */
+    public void committedWrite(int txn, long value, TxnStatus status, TraceListener out) {
+        Version v = versions.get(node(value));
+        v.writerFinal = true;
+        finalWriters.add(txn);
+        if (v.readers != null) {
+            for (int i = 0; i < v.readers.size(); i++) {
+                out.edge(txn, v.readers.get(i), EdgeKind.WR);
+            }
+        }
+        antiDependOnNil(txn, out);
+        if (v.predecessors != null) {
+            for (int i = 0; i < v.predecessors.size(); i++) {
+                Version before = versions.get(v.predecessors.get(i));
+                if (before.writerFinal && status.committed(before.writer)) {
+                    out.edge(before.writer, txn, EdgeKind.WW);
+                }
+                readersPrecede(before, txn, out);
+            }
+        }
+        if (v.successors != null) {
+            for (int i = 0; i < v.successors.size(); i++) {
+                Version after = versions.get(v.successors.get(i));
+                if (after.writerFinal && status.committed(after.writer)) {
+                    out.edge(txn, after.writer, EdgeKind.WW);
+                }
+            }
+        }
+    }
+
+    private void antiDependOnNil(int writer, TraceListener out) {
+        IntList nilReaders = versions.get(NIL).readers;
+        if (nilReaders != null) {
+            for (int i = 0; i < nilReaders.size(); i++) {
+                out.edge(nilReaders.get(i), writer, EdgeKind.RW);
+            }
+        }
+    }
+
+    private static void readersPrecede(Version before, int writer, TraceListener out) {
+        if (before.readers != null) {
+            for (int i = 0; i < before.readers.size(); i++) {
+                out.edge(before.readers.get(i), writer, EdgeKind.RW);
+            }
+        }
+    }
+
+    /** The writer of {@code value} aborted: every committed read of it so far is an aborted read. */
+    public void abortedWrite(int txn, long value, TraceListener out) {
+        Version v = versions.get(node(value));
+        if (v.readers != null && v.readers.size() > 0) {
+            out.abortedRead(v.readers.get(0), key, value, txn);
+        }
+    }
+
+    /**
+     * A committed transaction's external read: {@code nil} for the initial state, else the value
+     * read. Reports G1a and G1b where they apply, adds the wr edge, and rw edges to the writers
+     * of every version known to follow the one read.
+     */
+    public void committedRead(int reader, boolean nil, long value, TxnStatus status, TraceListener out) {
+        if (nil) {
+            Version initial = versions.get(NIL);
+            add(initial, reader);
+            for (int i = 0; i < finalWriters.size(); i++) {
+                out.edge(reader, finalWriters.get(i), EdgeKind.RW);
+            }
+            return;
+        }
+        Version v = versions.get(node(value));
+        add(v, reader);
+        if (v.writer >= 0 && v.writer != reader) {
+            if (status.failed(v.writer)) {
+                out.abortedRead(reader, key, value, v.writer);
+            } else if (v.intermediate) {
+                out.intermediateRead(reader, key, value, v.writer);
+            } else if (v.writerFinal && status.committed(v.writer)) {
+                out.edge(v.writer, reader, EdgeKind.WR);
+            }
+        }
+        if (v.successors != null) {
+            for (int i = 0; i < v.successors.size(); i++) {
+                Version after = versions.get(v.successors.get(i));
+                if (after.writerFinal && status.committed(after.writer)) {
+                    out.edge(reader, after.writer, EdgeKind.RW);
+                }
+            }
+        }
+    }
+
+    private static void add(Version v, int reader) {
+        if (v.readers == null) {
+            v.readers = new IntList(2);
+        }
+        v.readers.add(reader);
+    }
+
+    /**
+     * Adds the version-order inference {@code before < after} from {@code source}; nil is
+     * {@code beforeNil}/{@code afterNil}. Returns false, adding nothing, when it would make the
+     * versions cyclic (reported once per source as cyclic-versions) or is trivial.
+     */
+    public boolean addVersionEdge(boolean beforeNil, long before, boolean afterNil, long after, String source,
+                                  TxnStatus status, TraceListener out) {
+        if (beforeNil && afterNil || (!beforeNil && !afterNil && before == after)) {
+            return false;
+        }
+        if (beforeNil) {
+            return false; // nil already precedes every version
+        }
+        int from = node(before);
+        if (afterNil) {
+            reportCycle(new long[] {TraceListener.NIL, before}, source, out);
+            return false;
+        }
+        int to = node(after);
+        Version a = versions.get(from);
+        if (a.successors != null && a.successors.contains(to)) {
+            return false;
+        }
+        int[] path = pathBetween(to, from);
+        if (path != null) {
+            long[] cycle = new long[path.length];
+            for (int i = 0; i < path.length; i++) {
+                cycle[i] = versions.get(path[i]).value;
+            }
+            reportCycle(cycle, source, out);
+            return false;
+        }
+        Version b = versions.get(to);
+        if (a.successors == null) {
+            a.successors = new IntList(2);
+        }
+        a.successors.add(to);
+        if (b.predecessors == null) {
+            b.predecessors = new IntList(2);
+        }
+        b.predecessors.add(from);
+        if (b.writerFinal && status.committed(b.writer)) {
+            if (a.writerFinal && status.committed(a.writer)) {
+                out.edge(a.writer, b.writer, EdgeKind.WW);
+            }
+            readersPrecede(a, b.writer, out);
+        }
+        return true;
+    }
+
+    private void reportCycle(long[] cycle, String source, TraceListener out) {
+        if (!cyclicSources.contains(source)) {
+            cyclicSources.add(source);
+            out.cyclicVersions(key, cycle, source);
+        }
+    }
+
+    /** A path of versions from {@code start} to {@code goal} (both included), or null. */
+    private int[] pathBetween(int start, int goal) {
+        int epoch = ++markEpoch;
+        IntList stack = new IntList();
+        IntList parent = new IntList();
+        IntList order = new IntList();
+        stack.add(start);
+        versions.get(start).mark = epoch;
+        order.add(start);
+        parent.add(-1);
+        int head = 0;
+        while (head < order.size()) {
+            int n = order.get(head);
+            if (n == goal) {
+                IntList rev = new IntList();
+                for (int i = head; i >= 0; i = parent.get(i)) {
+                    rev.add(order.get(i));
+                }
+                int[] path = new int[rev.size()];
+                for (int i = 0; i < path.length; i++) {
+                    path[i] = rev.get(rev.size() - 1 - i);
+                }
+                return path;
+            }
+            IntList next = versions.get(n).successors;
+            if (next != null) {
+                for (int i = 0; i < next.size(); i++) {
+                    int m = next.get(i);
+                    if (versions.get(m).mark != epoch) {
+                        versions.get(m).mark = epoch;
+                        order.add(m);
+                        parent.add(head);
+                    }
+                }
+            }
+            head++;
+        }
+        return null;
+    }
+
+    /** True when the version graph has the edge {@code before -> after} (nil precedes all). */
+    public boolean precedes(boolean beforeNil, long before, long after) {
+        int to = nodeOf.get(after);
+        if (to == LongIntMap.MISSING) {
+            return false;
+        }
+        if (beforeNil) {
+            return true;
+        }
+        int from = nodeOf.get(before);
+        return from != LongIntMap.MISSING && versions.get(from).successors != null
+                && versions.get(from).successors.contains(to);
+    }
+
+    /**
+     * No further event will come: report values read that nobody wrote (garbage reads; until
+     * now a later invocation could still have written them).
+     */
+    public void settle(TraceListener out) {
+        for (int n = 1; n < versions.size(); n++) {
+            Version v = versions.get(n);
+            if (v.writer < 0 && v.readers != null && v.readers.size() > 0) {
+                out.garbageRead(v.readers.get(0), key, v.value);
+            }
+        }
+    }
+}
