@@ -197,9 +197,8 @@ final class OpBuilder {
             skipped++;
             return null;
         }
-        if (fKind == F_MISSING) {
-            throw missing("f");
-        }
+        // Elle's histories often leave out :f on transactions (elle-cli treats a missing :f with
+        // micro-op rows as :txn), so only a present, different :f is an error.
         if (fKind == F_OTHER) {
             throw fault(line, -1, "f", fText, CodecMessages.notTxn(fText));
         }

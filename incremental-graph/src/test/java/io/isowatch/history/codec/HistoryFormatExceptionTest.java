@@ -98,7 +98,6 @@ class HistoryFormatExceptionTest {
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
         "type    | \"process\":0,\"f\":\"txn\",\"value\":[]             | :process 0, :f :txn, :value []",
         "process | \"type\":\"ok\",\"f\":\"txn\",\"value\":[]            | :type :ok, :f :txn, :value []",
-        "f       | \"type\":\"ok\",\"process\":0,\"value\":[]            | :type :ok, :process 0, :value []",
         "value   | \"type\":\"ok\",\"process\":0,\"f\":\"txn\"           | :type :ok, :process 0, :f :txn",
         "type    | \"process\":\"nemesis\"                                | :process :nemesis",
     })

@@ -346,4 +346,18 @@ class HistoryReaderTest {
         assertEquals(count, n);
         assertEquals(count, lastLine);
     }
+
+    @Test
+    void missingF_onAClientOp_isATransaction() {
+        // Elle's own histories often leave :f out; elle-cli reads such rows as :txn.
+        String json = "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"value\":[[\"r\",1,null]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"value\":[[\"r\",1,[]]]}\n";
+        try (HistoryReader r = HistoryReader.open("no-f.jsonl",
+                new java.io.ByteArrayInputStream(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                new AtomTable())) {
+            org.junit.jupiter.api.Assertions.assertEquals(io.isowatch.history.OpType.INVOKE, r.next().type());
+            org.junit.jupiter.api.Assertions.assertEquals(io.isowatch.history.OpType.OK, r.next().type());
+            org.junit.jupiter.api.Assertions.assertNull(r.next());
+        }
+    }
 }
