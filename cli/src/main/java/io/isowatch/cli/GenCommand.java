@@ -1,7 +1,10 @@
 package io.isowatch.cli;
 
+import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.gen.RegisterGenerator;
 import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
 import io.isowatch.history.codec.JsonLinesWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,11 +16,12 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.concurrent.Callable;
 
-/** {@code isowatch gen}: writes a list-append history from a simulated strict-serializable store. */
+/** {@code isowatch gen}: writes a list-append or rw-register history from a simulated strict-serializable store. */
 @Command(name = "gen", mixinStandardHelpOptions = true,
-        description = {"Writes a Jepsen list-append history (JSON lines) from a simulated store that is "
+        description = {"Writes a Jepsen list-append or rw-register history (JSON lines) from a simulated store that is "
                 + "strict-serializable by construction, with optional aborts (:fail) and unknown outcomes (:info).",
                 "For benchmarks, soak tests and experiments: 'isowatch gen -n 1000000 -o h.jsonl && isowatch check h.jsonl'."})
 final class GenCommand implements Callable<Integer> {
@@ -32,18 +36,20 @@ final class GenCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--workload", defaultValue = "list-append", paramLabel = "W",
-            description = "Workload: list-append (default: ${DEFAULT-VALUE}).")
+            description = "Workload: list-append or rw-register (default: ${DEFAULT-VALUE}).")
     String workloadName;
 
     @Override
     public Integer call() throws IOException {
-        if (!"list-append".equals(workloadName)) {
+        if (!"list-append".equals(workloadName) && !"rw-register".equals(workloadName)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--workload " + workloadName + " is not supported yet; use list-append");
+                    "--workload " + workloadName + " is not supported; use list-append or rw-register");
         }
-        ListAppendGenerator generator;
+        Iterator<Op> generator;
         try {
-            generator = new ListAppendGenerator(workload.toOptions());
+            GeneratorOptions options = workload.toOptions();
+            generator = "rw-register".equals(workloadName)
+                    ? new RegisterGenerator(options) : new ListAppendGenerator(options);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
