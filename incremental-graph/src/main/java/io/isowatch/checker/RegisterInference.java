@@ -207,8 +207,60 @@ final class RegisterInference implements Inference {
         }
     }
 
+    /** One inferred version order, kept until the history settles. */
+    private record VersionEdge(long key, Value before, Value after) {
+    }
+
+    private final Map<String, List<VersionEdge>> pendingBySource = new LinkedHashMap<>();
+
     private void versionEdge(long key, Value before, Value after, String source) {
-        trace(key).addVersionEdge(before.nil(), before.value(), after.nil(), after.value(), source, context, findings);
+        pendingBySource.computeIfAbsent(source, s -> new ArrayList<>()).add(new VersionEdge(key, before, after));
+    }
+
+    /**
+     * Elle's version-graphs: sources in order (writes-follow-reads, then per-process, then
+     * realtime), each added whole to the graphs built so far; a source that makes any key's
+     * versions cyclic is reported (each such key, with the sources tried) and dropped, and the
+     * edges of each source kept become ww and rw edges.
+     */
+    private void applySources() {
+        List<String> sources = new ArrayList<>(List.of("initial-state"));
+        for (String source : List.of(WFR, SEQUENTIAL, LINEARIZABLE)) {
+            List<VersionEdge> edges = pendingBySource.getOrDefault(source, List.of());
+            if (edges.isEmpty()) {
+                continue;
+            }
+            sources.add(source);
+            List<VersionEdge> added = new ArrayList<>();
+            Map<Long, long[]> cycles = new LinkedHashMap<>();
+            for (VersionEdge e : edges) {
+                long[] cycle = trace(e.key()).tryVersionEdge(e.before().nil(), e.before().value(),
+                        e.after().nil(), e.after().value());
+                if (cycle == null) {
+                    continue;
+                }
+                if (cycle.length > 0) {
+                    cycles.putIfAbsent(e.key(), cycle);
+                }
+                if (!e.after().nil()) {
+                    added.add(e);
+                }
+            }
+            if (cycles.isEmpty()) {
+                for (VersionEdge e : added) {
+                    trace(e.key()).infer(e.before().value(), e.after().value(), context, findings);
+                }
+            } else {
+                for (VersionEdge e : added) {
+                    trace(e.key()).retract(e.before().value(), e.after().value());
+                }
+                String tried = String.join(", ", sources);
+                for (Map.Entry<Long, long[]> c : cycles.entrySet()) {
+                    findings.cyclicVersions(c.getKey(), c.getValue(), tried);
+                }
+                sources.remove(sources.size() - 1);
+            }
+        }
     }
 
     private static List<Long> touched(Map<Long, Value> reads, Map<Long, Long> writes) {
@@ -288,6 +340,7 @@ final class RegisterInference implements Inference {
 
     @Override
     public void settle() {
+        applySources();
         traces.values().forEach(t -> t.settle(findings));
     }
 

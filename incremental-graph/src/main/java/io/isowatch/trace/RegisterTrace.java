@@ -12,12 +12,12 @@ import java.util.List;
  *
  * <p>Registers reveal little: a read names the one write it saw (a wr edge, if that write was
  * its writer's last to the key), and the order of versions must come from assumptions. The
- * initial nil state precedes every version, always; {@link #addVersionEdge} adds the others
- * (writes follow reads, per-process or realtime order). The version graph keeps every edge it
- * is given, and each edge {@code v1 -> v2} yields ww from v1's writer to v2's and rw from every
- * reader of v1 to v2's writer, whenever those transactions are known to have committed, now or
- * later. An edge that would close a cycle of versions contradicts its assumption: it is
- * reported as cyclic-versions and left out.
+ * initial nil state precedes every version, always, and its rw edges (from readers of nil to
+ * every committed writer) are inferred as transactions arrive. The other sources (writes follow
+ * reads, per-process order, realtime order) are tried whole when the history settles
+ * ({@link #tryVersionEdge}); a source that makes any key's versions cyclic is dropped, as Elle
+ * drops it, and each edge {@code v1 -> v2} of the sources that stay yields ww from v1's writer to
+ * v2's and rw from every reader of v1 to v2's writer ({@link #infer}).
  *
  * <p>As in Elle, only committed transactions take part in ww, wr and rw edges, and only a
  * transaction's external values count: its first read of the key before writing it, and its
@@ -34,7 +34,6 @@ public final class RegisterTrace {
     private final List<Version> versions = new ArrayList<>();
     /** Committed transactions whose last write of this key is some version: nil precedes them all. */
     private final IntList finalWriters = new IntList();
-    private final List<String> cyclicSources = new ArrayList<>();
 
     /** One version: who wrote it, who read it, and what it is ordered against. */
     private static final class Version {
@@ -195,37 +194,27 @@ public final class RegisterTrace {
     }
 
     /**
-     * Adds the version-order inference {@code before < after} from {@code source}; nil is
-     * {@code beforeNil}/{@code afterNil}. Returns false, adding nothing, when it would make the
-     * versions cyclic (reported once per source as cyclic-versions) or is trivial.
+     * Tentatively adds the version-order inference {@code before < after} (nil is
+     * {@code beforeNil}/{@code afterNil}) without inferring anything from it yet. Returns the
+     * versions round the cycle it closes (the initial nil as {@link TraceListener#NIL}), an empty
+     * array when it was added without closing one, or null when it is trivial or already known.
+     * A source's inferences are all tried before any is used, because Elle drops a source whole
+     * when it makes any key's versions cyclic: see {@link #retract} and {@link #infer}.
      */
-    public boolean addVersionEdge(boolean beforeNil, long before, boolean afterNil, long after, String source,
-                                  TxnStatus status, TraceListener out) {
-        if (beforeNil && afterNil || (!beforeNil && !afterNil && before == after)) {
-            return false;
-        }
-        if (beforeNil) {
-            return false; // nil already precedes every version
+    public long[] tryVersionEdge(boolean beforeNil, long before, boolean afterNil, long after) {
+        if (beforeNil || (!afterNil && before == after)) {
+            return null; // nil already precedes every version
         }
         int from = node(before);
         if (afterNil) {
-            reportCycle(new long[] {TraceListener.NIL, before}, source, out);
-            return false;
+            return new long[] {TraceListener.NIL, before};
         }
         int to = node(after);
         Version a = versions.get(from);
         if (a.successors != null && a.successors.contains(to)) {
-            return false;
+            return null;
         }
         int[] path = pathBetween(to, from);
-        if (path != null) {
-            long[] cycle = new long[path.length];
-            for (int i = 0; i < path.length; i++) {
-                cycle[i] = versions.get(path[i]).value;
-            }
-            reportCycle(cycle, source, out);
-            return false;
-        }
         Version b = versions.get(to);
         if (a.successors == null) {
             a.successors = new IntList(2);
@@ -235,19 +224,49 @@ public final class RegisterTrace {
             b.predecessors = new IntList(2);
         }
         b.predecessors.add(from);
+        if (path == null) {
+            return new long[0];
+        }
+        long[] cycle = new long[path.length];
+        for (int i = 0; i < path.length; i++) {
+            cycle[i] = versions.get(path[i]).value;
+        }
+        return cycle;
+    }
+
+    /** Takes back an edge {@link #tryVersionEdge} added (its source was dropped). */
+    public void retract(long before, long after) {
+        int from = nodeOf.get(before);
+        int to = nodeOf.get(after);
+        removeLast(versions.get(from).successors, to);
+        removeLast(versions.get(to).predecessors, from);
+    }
+
+    private static void removeLast(IntList list, int value) {
+        for (int i = list.size() - 1; i >= 0; i--) {
+            if (list.get(i) == value) {
+                for (int k = i; k < list.size() - 1; k++) {
+                    list.set(k, list.get(k + 1));
+                }
+                list.swapRemove(list.size() - 1);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Infers the transaction edges of a version edge that stays: ww from the writer of
+     * {@code before} to the writer of {@code after}, rw from every reader of {@code before}.
+     * Only committed final writes take part.
+     */
+    public void infer(long before, long after, TxnStatus status, TraceListener out) {
+        Version a = versions.get(nodeOf.get(before));
+        Version b = versions.get(nodeOf.get(after));
         if (b.writerFinal && status.committed(b.writer)) {
             if (a.writerFinal && status.committed(a.writer)) {
                 out.edge(a.writer, b.writer, EdgeKind.WW);
             }
             readersPrecede(a, b.writer, out);
-        }
-        return true;
-    }
-
-    private void reportCycle(long[] cycle, String source, TraceListener out) {
-        if (!cyclicSources.contains(source)) {
-            cyclicSources.add(source);
-            out.cyclicVersions(key, cycle, source);
         }
     }
 

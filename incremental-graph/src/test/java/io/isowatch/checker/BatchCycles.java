@@ -1,6 +1,5 @@
 package io.isowatch.checker;
 
-import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.cycle.CycleSpec;
 import io.isowatch.graph.EdgeKind;
 
@@ -17,8 +16,7 @@ import java.util.TreeSet;
 /**
  * The graph half of {@link BatchReference}: the dependency graph, Tarjan's strongly connected
  * components, every simple cycle of a component, and the kind that explains each pair. Elle's
- * own search over these lives in {@link BatchElleSearch}; {@link #classifiedTypes} is the simpler
- * rule the checker follows (classify every cycle, then Elle's reporting rule), kept to imitate it.
+ * search over these lives in {@link BatchElleSearch}.
  *
  * <p>Enumerating simple cycles is exponential in the worst case; past {@link #MAX_CYCLES} in one
  * component the answer is null and the caller skips the case. Fine for the small histories the
@@ -70,46 +68,6 @@ final class BatchCycles {
     }
 
     private BatchCycles() {
-    }
-
-    /**
-     * The checker's rule: per component, the types of all its simple cycles (each classified by
-     * the kinds explaining its steps), then in search order each present type not implied by
-     * one already kept. Null past the cycle cap.
-     */
-    static Set<String> classifiedTypes(Graph g) {
-        Set<String> reported = new TreeSet<>();
-        for (List<Integer> scc : components(g)) {
-            List<List<Integer>> cycles = simpleCycles(g, scc);
-            if (cycles == null) {
-                return null;
-            }
-            Set<String> present = new HashSet<>();
-            cycles.forEach(c -> present.add(explainedType(g, c)));
-            Set<String> implied = new HashSet<>();
-            for (String type : ConsistencyModels.cycleSearchOrder()) {
-                if (present.contains(type) && !implied.contains(type)) {
-                    reported.add(type);
-                    implied.addAll(ConsistencyModels.allImpliedAnomalies(List.of(type)));
-                }
-            }
-        }
-        return reported;
-    }
-
-    /** True when two transactions of one component are joined by edges of more than one kind. */
-    static boolean multiKindPairInComponent(Graph g) {
-        for (List<Integer> scc : components(g)) {
-            Set<Integer> members = new HashSet<>(scc);
-            for (int a : scc) {
-                for (Map.Entry<Integer, EnumSet<EdgeKind>> e : g.out.get(a).entrySet()) {
-                    if (scc.size() > 1 && members.contains(e.getKey()) && e.getValue().size() > 1) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     /** Elle's cycle explainer: the type of a cycle from the kinds explaining its steps. */

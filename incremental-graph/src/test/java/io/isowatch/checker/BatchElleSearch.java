@@ -79,8 +79,12 @@ final class BatchElleSearch {
         return cycleExistsType.substring(0, cycleExistsType.length() - "-cycle-exists".length());
     }
 
-    /** The anomaly types Elle reports for one component; null when ambiguous or past the cycle cap. */
-    static Set<String> search(BatchCycles.Graph g, List<Integer> scc) {
+    /**
+     * The anomaly types Elle reports for one component; null when ambiguous or past the cycle cap.
+     * With {@code explainingKindOnly}, each step may use only the kind that explains its pair
+     * (the checker's search).
+     */
+    static Set<String> search(BatchCycles.Graph g, List<Integer> scc, boolean explainingKindOnly) {
         Set<String> out = new TreeSet<>();
         List<String> cases = cycleExistsCases(g, scc);
         if (cases.isEmpty()) {
@@ -97,7 +101,7 @@ final class BatchElleSearch {
             }
             Set<String> outcomes = new HashSet<>();
             for (List<Integer> cycle : cycles) {
-                if (matches(g, cycle, type)) {
+                if (matches(g, cycle, type, explainingKindOnly)) {
                     String explained = BatchCycles.explainedType(g, cycle);
                     outcomes.add(typed(type) && !explained.equals(type) ? "" : explained);
                 }
@@ -194,7 +198,7 @@ final class BatchElleSearch {
      * edge's kinds among those the spec allows, and the choices meet the spec (required kinds,
      * the number and adjacency of rw steps).
      */
-    static boolean matches(BatchCycles.Graph g, List<Integer> cycle, String type) {
+    static boolean matches(BatchCycles.Graph g, List<Integer> cycle, String type, boolean explainingKindOnly) {
         EdgeKind variant = type.endsWith("-realtime") ? EdgeKind.REALTIME
                 : type.endsWith("-process") ? EdgeKind.PROCESS : null;
         String base = variant == null ? type : type.substring(0, type.lastIndexOf('-'));
@@ -206,7 +210,9 @@ final class BatchElleSearch {
         int n = cycle.size();
         List<EnumSet<EdgeKind>> choices = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            EnumSet<EdgeKind> k = EnumSet.copyOf(g.kinds(cycle.get(i), cycle.get((i + 1) % n)));
+            int from = cycle.get(i);
+            int to = cycle.get((i + 1) % n);
+            EnumSet<EdgeKind> k = explainingKindOnly ? EnumSet.of(g.explain(from, to)) : EnumSet.copyOf(g.kinds(from, to));
             k.retainAll(allowed);
             if (k.isEmpty()) {
                 return false;

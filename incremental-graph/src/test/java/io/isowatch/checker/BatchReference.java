@@ -68,20 +68,13 @@ final class BatchReference {
          */
         LOST_UPDATE_READ_FIRST,
         /**
-         * The checker classifies the cycles it finds and reports, per component, the types
-         * present in search order minus those implied by one reported before; Elle searches
-         * spec by spec over edge-kind sets (G0 and G1c searches keep whatever cycle they meet,
-         * under its explained type; the others drop a cycle explained otherwise) and adds
-         * {@code *-cycle-exists} fallbacks. Imitated exactly, on the final graph.
+         * The checker's cycle searches step along the kind that explains each pair; Elle's
+         * ({@code elle.bfs}) step along any kind of the pair's edges that the spec allows, so a
+         * G1c-realtime search can walk an rw + realtime pair as realtime and file what it finds
+         * under the explained type (and make the types G1c-realtime implies redundant). Imitated
+         * exactly.
          */
-        CLASSIFIED_CYCLE_TYPES,
-        /**
-         * A cycle type the checker found while a pair of transactions was explained by one kind
-         * stays in its verdict after an edge of an earlier kind (which now explains the pair)
-         * joins them, and can suppress types it implies. Not imitated: with such a pair in a
-         * component, cycle types are uncertain.
-         */
-        STALE_CYCLE_TYPES,
+        SEARCH_BY_EXPLAINING_KIND,
         /**
          * On a key with incompatible reads the checker keeps the order of the reads up to the
          * first contradiction (Elle: the longest read), takes ww and rw edges from it, and checks
@@ -236,25 +229,15 @@ final class BatchReference {
             uncertain.addAll(ORDER_DEPENDENT);
             cyclesUncertain = true;
         }
-        if (imitates(Deviation.STALE_CYCLE_TYPES) && BatchCycles.multiKindPairInComponent(graph)) {
-            cyclesUncertain = true;
-        }
         return result(reportable, prohibited, uncertain, cyclesUncertain);
     }
 
     /** Elle's {@code txn/cycles}: each component searched on its own; false when ambiguous. */
     private boolean cycles() {
-        if (imitates(Deviation.CLASSIFIED_CYCLE_TYPES)) {
-            Set<String> types = BatchCycles.classifiedTypes(graph);
-            if (types == null) {
-                return false;
-            }
-            found.addAll(types);
-            return true;
-        }
         for (List<Integer> scc : BatchCycles.components(graph)) {
             if (scc.size() > 1) {
-                Set<String> types = BatchElleSearch.search(graph, scc);
+                Set<String> types = BatchElleSearch.search(graph, scc,
+                        imitates(Deviation.SEARCH_BY_EXPLAINING_KIND));
                 if (types == null) {
                     return false;
                 }

@@ -157,12 +157,19 @@ final class CheckerHistories {
     }
 
     /** A golden history's events and options. */
-    record Loaded(List<Op> ops, AtomTable atoms, Set<String> models, Set<String> anomalies) {
+    record Loaded(List<Op> ops, AtomTable atoms, Set<String> models, Set<String> anomalies,
+                  RegisterOptions registers) {
         CheckerOptions options() {
-            return CheckerOptions.defaults().withModels(models).withAnomalies(anomalies);
+            CheckerOptions o = CheckerOptions.defaults().withModels(models).withAnomalies(anomalies);
+            return registers == null ? o : o.withRegisters(registers);
+        }
+
+        boolean listAppend() {
+            return registers == null;
         }
     }
 
+    @SuppressWarnings("unchecked")
     static Loaded load(Golden.Case c) {
         AtomTable atoms = new AtomTable();
         List<Op> ops = new ArrayList<>();
@@ -172,8 +179,14 @@ final class CheckerHistories {
             }
         }
         List<String> anomalies = c.strings("anomalies");
+        RegisterOptions registers = null;
+        if ("rw-register".equals(c.expected().get("workload"))) {
+            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
+            registers = new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
+                    Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys")));
+        }
         return new Loaded(ops, atoms, new HashSet<>(c.strings("consistency-models")),
-                new HashSet<>(anomalies == null ? List.of() : anomalies));
+                new HashSet<>(anomalies == null ? List.of() : anomalies), registers);
     }
 
     /** The history as JSON lines, for failure messages and new golden histories. */

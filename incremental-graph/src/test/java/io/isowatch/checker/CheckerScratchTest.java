@@ -73,6 +73,13 @@ class CheckerScratchTest {
             BatchReference.Result ex = BatchReference.check(p, m.models, m.anomalies);
             if (ex == null) { skipped++; continue; }
             MODEL = m;
+            try {
+                CheckerProperties.assertAgreesWithReference(p, m, "x", true);
+            } catch (Throwable t) {
+                String k = "UNTOLERATED " + m + " " + t.getMessage().split("\n")[0].split(";")[0];
+                counts.merge(k, 1, Integer::sum);
+                if (!smallest.containsKey(k) || smallest.get(k).size() > p.size()) { smallest.put(k, p); models.put(k, m); }
+            }
             String sig;
             try {
                 Verdict vv = CheckerHistories.check(p, m.options());

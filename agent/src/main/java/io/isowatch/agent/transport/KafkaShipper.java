@@ -228,11 +228,12 @@ public final class KafkaShipper implements AutoCloseable {
         if (error != null) {
             throw new RoundFailedException(error);
         }
-        spool.acknowledge(last);
+        // Counted before the spool's backlog drops, so that a drained backlog implies the count.
         shipped.addAndGet(sent);
         if (metrics != null) {
             metrics.eventsShipped(sent);
         }
+        spool.acknowledge(last);
         return sent;
     }
 
