@@ -45,7 +45,7 @@ final class ListAppendInference implements Inference {
                     break;
                 }
             }
-            int other = traces.trace(append.key()).claim(append.value(), txn, intermediate);
+            int other = traces.trace(append.key()).claim(append.value(), txn, intermediate, findings);
             if (other != LongIntMap.MISSING) {
                 throw context.violation(invocation, Messages.duplicateAppend(invocation, context.render(append.key()),
                         context.render(append.value()), context.invokeIndex(other)));

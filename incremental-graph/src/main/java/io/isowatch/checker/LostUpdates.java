@@ -26,12 +26,13 @@ final class LostUpdates {
 
     /**
      * Records that committed transaction {@code txn} read version {@code version} at micro-op
-     * {@code read}. Counts only when that read is the transaction's first touch of the key and a
-     * write of the key follows. Returns the group it completed (the second member to arrive), or
-     * -1; later members join silently and {@link #groups()} lists them all.
+     * {@code read}. Counts, as in Elle, only when that is the transaction's first read of the key
+     * (a write of its own before it does not matter) and a write of the key follows it. Returns
+     * the group it completed (the second member to arrive), or -1; later members join silently
+     * and {@link #groups()} lists them all.
      */
     int record(int txn, List<MicroOp> mops, int read, long version) {
-        if (!firstTouch(mops, read) || !writesLater(mops, read)) {
+        if (!firstRead(mops, read) || !writesLater(mops, read)) {
             return -1;
         }
         long key = mops.get(read).key();
@@ -52,10 +53,10 @@ final class LostUpdates {
         return -1;
     }
 
-    private static boolean firstTouch(List<MicroOp> mops, int i) {
+    private static boolean firstRead(List<MicroOp> mops, int i) {
         long key = mops.get(i).key();
         for (int j = 0; j < i; j++) {
-            if (mops.get(j).key() == key) {
+            if (mops.get(j).key() == key && mops.get(j) instanceof MicroOp.Read) {
                 return false;
             }
         }

@@ -76,7 +76,7 @@ final class RegisterInference implements Inference {
                     break;
                 }
             }
-            int other = trace(write.key()).claim(write.value(), txn, intermediate);
+            int other = trace(write.key()).claim(write.value(), txn, intermediate, findings);
             if (other != LongIntMap.MISSING) {
                 throw context.violation(invocation, Messages.duplicateWrite(invocation, context.render(write.key()),
                         context.render(write.value()), context.invokeIndex(other)));

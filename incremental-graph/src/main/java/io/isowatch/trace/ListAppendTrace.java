@@ -44,6 +44,8 @@ public final class ListAppendTrace {
     private final LongIntMap writer = new LongIntMap();
     private LongIntMap intermediate;
     private LongIntMap waiting;
+    /** Elements read outside the version order, with their first reader (keys whose reads disagree). */
+    private LongIntMap offOrder;
     private final IntList frontier = new IntList();
     /** Every transaction that read this key, so a key whose reads disagree can be redone. */
     private final IntList readers = new IntList(2);
@@ -67,9 +69,10 @@ public final class ListAppendTrace {
 
     /**
      * Claims {@code element} for {@code txn} at its invocation. Returns the transaction that
-     * already claimed it, or {@link LongIntMap#MISSING}.
+     * already claimed it, or {@link LongIntMap#MISSING}. An intermediate append that earlier reads
+     * already ended in is reported as G1b for each of them.
      */
-    public int claim(long element, int txn, boolean intermediateAppend) {
+    public int claim(long element, int txn, boolean intermediateAppend, TraceListener out) {
         int previous = writer.get(element);
         if (previous != LongIntMap.MISSING) {
             return previous;
@@ -80,6 +83,14 @@ public final class ListAppendTrace {
                 intermediate = new LongIntMap();
             }
             intermediate.put(element, txn);
+            // Reads that already ended in this element, before this invocation was seen (a read
+            // from the future), read an intermediate state too.
+            int head = waiting == null ? LongIntMap.MISSING : waiting.get(element);
+            for (int e = head == LongIntMap.MISSING ? WaiterPool.END : head; e != WaiterPool.END; e = waiters.next(e)) {
+                if (waiters.kind(e) == WAIT_WR && waiters.txn(e) != txn) {
+                    out.intermediateRead(waiters.txn(e), key, element, txn);
+                }
+            }
         }
         return LongIntMap.MISSING;
     }
@@ -127,6 +138,9 @@ public final class ListAppendTrace {
         } else if (length > order.size() && !broken) {
             extend(values, reader, status, out);
         }
+        if (!compatible || length > order.size()) {
+            noteOffOrder(reader, values, status, out);
+        }
         boolean hasDuplicates = compatible ? length > firstDuplicate : countDuplicates(values) != null;
         if (hasDuplicates) {
             out.duplicateElements(reader, key, countDuplicates(values));
@@ -137,7 +151,7 @@ public final class ListAppendTrace {
             } else {
                 frontier.add(reader);
             }
-            return compatible;
+            return compatible && length <= order.size();
         }
         long last = values[length - 1];
         int w = writer.get(last);
@@ -155,7 +169,31 @@ public final class ListAppendTrace {
                 frontier.add(reader);
             }
         }
-        return compatible;
+        return compatible && length <= order.size();
+    }
+
+    /**
+     * Elements a read holds outside the version order (the key's reads disagree): G1a does not
+     * depend on the order, so they are checked against their writers here, now and when a
+     * pending writer aborts; one nobody ever appends is a garbage read when the key settles.
+     */
+    private void noteOffOrder(int reader, long[] values, TxnStatus status, TraceListener out) {
+        for (long e : values) {
+            if (position.containsKey(e)) {
+                continue;
+            }
+            if (offOrder == null) {
+                offOrder = new LongIntMap();
+            }
+            if (offOrder.containsKey(e)) {
+                continue;
+            }
+            offOrder.put(e, reader);
+            int w = writer.get(e);
+            if (w != LongIntMap.MISSING && status.failed(w)) {
+                out.abortedRead(reader, key, e, w);
+            }
+        }
     }
 
     private void extend(long[] values, int reader, TxnStatus status, TraceListener out) {
@@ -306,6 +344,8 @@ public final class ListAppendTrace {
             } else if (status.failed(txn)) {
                 out.abortedRead(revealer.get(p), key, element, txn);
             }
+        } else if (offOrder != null && status.failed(txn) && offOrder.containsKey(element)) {
+            out.abortedRead(offOrder.get(element), key, element, txn);
         }
         advanceDirtyScan(status, out, false);
     }
@@ -366,6 +406,13 @@ public final class ListAppendTrace {
             if (position.get(e) == p && writer.get(e) == LongIntMap.MISSING) {
                 out.garbageRead(revealer.get(p), key, e);
             }
+        }
+        if (offOrder != null) {
+            offOrder.forEach((e, reader) -> {
+                if (writer.get(e) == LongIntMap.MISSING) {
+                    out.garbageRead(reader, key, e);
+                }
+            });
         }
         advanceDirtyScan(status, out, true);
     }

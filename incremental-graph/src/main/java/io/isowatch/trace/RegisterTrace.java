@@ -77,13 +77,22 @@ public final class RegisterTrace {
      * transaction writes the key again later. Returns the transaction that already claimed the
      * value, or {@link LongIntMap#MISSING}.
      */
-    public int claim(long value, int txn, boolean intermediate) {
+    public int claim(long value, int txn, boolean intermediate, TraceListener out) {
         Version v = versions.get(node(value));
         if (v.writer >= 0) {
             return v.writer;
         }
         v.writer = txn;
         v.intermediate = intermediate;
+        if (intermediate && v.readers != null) {
+            // Committed reads that saw this value before its invocation arrived read an
+            // intermediate state.
+            for (int i = 0; i < v.readers.size(); i++) {
+                if (v.readers.get(i) != txn) {
+                    out.intermediateRead(v.readers.get(i), key, value, txn);
+                }
+            }
+        }
         return LongIntMap.MISSING;
     }
 

@@ -212,7 +212,8 @@ final class BatchElleSearch {
         for (int i = 0; i < n; i++) {
             int from = cycle.get(i);
             int to = cycle.get((i + 1) % n);
-            EnumSet<EdgeKind> k = explainingKindOnly ? EnumSet.of(g.explain(from, to)) : EnumSet.copyOf(g.kinds(from, to));
+            EnumSet<EdgeKind> k = explainingKindOnly
+                    ? EnumSet.of(g.explain(from, to)) : EnumSet.copyOf(g.kinds(from, to));
             k.retainAll(allowed);
             if (k.isEmpty()) {
                 return false;

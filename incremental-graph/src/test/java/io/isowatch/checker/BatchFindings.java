@@ -45,7 +45,7 @@ final class BatchFindings {
                 ref.found("dirty-update");
             }
         }
-        if (lostUpdate(ref.txns(), ref.imitates(BatchReference.Deviation.LOST_UPDATE_READ_FIRST))) {
+        if (lostUpdate(ref.txns())) {
             ref.found("lost-update");
         }
     }
@@ -70,7 +70,7 @@ final class BatchFindings {
             if (m instanceof MicroOp.Read r && r.known() && r.length() > 0) {
                 long last = r.values()[r.length() - 1];
                 Txn w = ref.invokedWriter(r.key(), last);
-                boolean seen = !ref.imitates(BatchReference.Deviation.G1B_ONLY_EARLIER_WRITERS)
+                boolean seen = !ref.imitates(BatchDeviation.G1B_ONLY_EARLIER_WRITERS)
                         || w != null && w.invoke.index() < t.completion.index();
                 if (w != null && w != t && seen && intermediate(w.invoke.value(), r.key(), last)) {
                     ref.found("G1b");
@@ -191,7 +191,7 @@ final class BatchFindings {
      * first read of it) and then wrote it. As in Elle, an append before any read of the key does
      * not count as the write; the first append after the read does.
      */
-    private static boolean lostUpdate(List<Txn> txns, boolean readFirst) {
+    private static boolean lostUpdate(List<Txn> txns) {
         Map<Long, Map<List<Long>, Integer>> counts = new HashMap<>();
         for (Txn t : txns) {
             if (!t.ok()) {
@@ -199,7 +199,6 @@ final class BatchFindings {
             }
             Map<Long, List<Long>> reads = new HashMap<>();
             Set<Long> writes = new HashSet<>();
-            Set<Long> touched = new HashSet<>();
             for (MicroOp m : t.value()) {
                 List<Long> readValue = reads.get(m.key());
                 if (m instanceof MicroOp.Append && !writes.contains(m.key())) {
@@ -210,11 +209,9 @@ final class BatchFindings {
                         }
                         writes.add(m.key());
                     }
-                } else if (m instanceof MicroOp.Read r && r.known() && readValue == null
-                        && !(readFirst && touched.contains(r.key()))) {
+                } else if (m instanceof MicroOp.Read r && r.known() && readValue == null) {
                     reads.put(r.key(), BatchReference.list(r.values()));
                 }
-                touched.add(m.key());
             }
         }
         return false;

@@ -50,46 +50,6 @@ final class BatchReference {
     };
 
     /**
-     * Known ways in which {@link IncrementalChecker} departs from Elle, each a bug with a failing
-     * example in {@code CheckerElleDiscrepancyTest}. The reference can imitate them, so that a
-     * property can tell a known departure from a new one; by default it imitates none. Remove a
-     * constant once its bug is fixed.
-     */
-    enum Deviation {
-        /**
-         * The checker tests a read for G1b only against writers invoked before the read
-         * completed; Elle's {@code g1b-cases} looks at the whole history. Imitated exactly.
-         */
-        G1B_ONLY_EARLIER_WRITERS,
-        /**
-         * The checker's lost-update needs the read to be the transaction's first micro-op on the
-         * key; Elle's {@code lost-update-cases} also counts a first read that follows an append
-         * (and the next append after it). Imitated exactly.
-         */
-        LOST_UPDATE_READ_FIRST,
-        /**
-         * The checker's cycle searches step along the kind that explains each pair; Elle's
-         * ({@code elle.bfs}) step along any kind of the pair's edges that the spec allows, so a
-         * G1c-realtime search can walk an rw + realtime pair as realtime and file what it finds
-         * under the explained type (and make the types G1c-realtime implies redundant). Imitated
-         * exactly.
-         */
-        SEARCH_BY_EXPLAINING_KIND,
-        /**
-         * On a key with incompatible reads the checker keeps the order of the reads up to the
-         * first contradiction (Elle: the longest read), takes ww and rw edges from it, and checks
-         * G1a, garbage reads and duplicates only for elements inside it; a longer read that agrees
-         * with it can crash the explanation of a cycle. Not imitated: with an incompatible key,
-         * everything that depends on the order is uncertain.
-         */
-        INCOMPATIBLE_KEY_PARTIAL_ORDER
-    }
-
-    /** Types whose presence depends on the version order of an incompatible key. */
-    static final Set<String> ORDER_DEPENDENT = Set.of("G1a", "garbage-read", "duplicate-elements", "lost-update",
-            "dirty-update", "empty-transaction-graph");
-
-    /**
      * Verdict: Elle's {@code :valid?}, the reportable anomaly types, every type found, the
      * boundary, and, when imitating deviations, the types the checker may get either way.
      */
@@ -142,7 +102,7 @@ final class BatchReference {
     }
 
     private final List<Op> events;
-    private final Set<Deviation> deviations;
+    private final Set<BatchDeviation> deviations;
     private final List<Txn> txns = new ArrayList<>();
     private final Map<Op, Txn> byEvent = new HashMap<>();
     /** For each incompatible key, which of its longest reads is the order (Elle picks by hash order). */
@@ -161,7 +121,7 @@ final class BatchReference {
     final BatchCycles.Graph graph = new BatchCycles.Graph();
     private final SortedSet<String> found = new TreeSet<>();
 
-    private BatchReference(List<Op> events, Set<Deviation> deviations, Map<Long, Integer> longestChoice) {
+    private BatchReference(List<Op> events, Set<BatchDeviation> deviations, Map<Long, Integer> longestChoice) {
         this.events = events;
         this.deviations = deviations;
         this.longestChoice = longestChoice;
@@ -169,7 +129,8 @@ final class BatchReference {
 
     /**
      * Checks a history (events in index order) as Elle would under the given models and extra
-     * anomalies. Returns null when a component holds more simple cycles than the cap.
+     * anomalies. Returns null when a component holds more simple cycles than the cap, or when
+     * Elle's answer would depend on hash order.
      */
     static Result check(List<Op> events, Set<String> models, Set<String> extraAnomalies) {
         return check(events, models, extraAnomalies, Set.of());
@@ -179,7 +140,8 @@ final class BatchReference {
      * As {@link #check(List, Set, Set)}, imitating the given departures of the checker from Elle.
      * Tries every choice of longest read for incompatible keys; null unless they all agree.
      */
-    static Result check(List<Op> events, Set<String> models, Set<String> extraAnomalies, Set<Deviation> deviations) {
+    static Result check(List<Op> events, Set<String> models, Set<String> extraAnomalies,
+                        Set<BatchDeviation> deviations) {
         BatchReference first = new BatchReference(events, deviations, Map.of());
         Result result = first.run(models, extraAnomalies);
         List<Long> keys = new ArrayList<>(first.longestCount.keySet());
@@ -225,8 +187,8 @@ final class BatchReference {
         }
         Set<String> uncertain = new HashSet<>();
         boolean cyclesUncertain = false;
-        if (imitates(Deviation.INCOMPATIBLE_KEY_PARTIAL_ORDER) && !incompatible.isEmpty()) {
-            uncertain.addAll(ORDER_DEPENDENT);
+        if (imitates(BatchDeviation.INCOMPATIBLE_KEY_PARTIAL_ORDER) && !incompatible.isEmpty()) {
+            uncertain.addAll(BatchDeviation.ORDER_DEPENDENT);
             cyclesUncertain = true;
         }
         return result(reportable, prohibited, uncertain, cyclesUncertain);
@@ -237,7 +199,7 @@ final class BatchReference {
         for (List<Integer> scc : BatchCycles.components(graph)) {
             if (scc.size() > 1) {
                 Set<String> types = BatchElleSearch.search(graph, scc,
-                        imitates(Deviation.SEARCH_BY_EXPLAINING_KIND));
+                        imitates(BatchDeviation.SEARCH_BY_EXPLAINING_KIND));
                 if (types == null) {
                     return false;
                 }
@@ -266,7 +228,7 @@ final class BatchReference {
                 cyclesUncertain);
     }
 
-    boolean imitates(Deviation d) {
+    boolean imitates(BatchDeviation d) {
         return deviations.contains(d);
     }
 

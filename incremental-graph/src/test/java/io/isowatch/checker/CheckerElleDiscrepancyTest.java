@@ -12,10 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Minimal histories on which {@link IncrementalChecker} departed from Elle, found by
  * {@link CheckerProperties}. Each test states Elle's verdict, derived from Elle's source (named in
- * its comment); where the batch reference computes it too, the test checks that first.
+ * its comment) and confirmed by {@link BatchReference} before the checker is asked. Each is also a
+ * golden history of the same shape in {@code src/test/resources/histories/}.
  *
- * <p>Tests marked KNOWN BUG fail until the checker is fixed; {@link BatchReference.Deviation}
- * lets the properties tolerate those departures meanwhile, and its constant goes with the fix.
+ * <p>Tests marked KNOWN BUG fail until the checker is fixed; the matching {@link BatchDeviation}
+ * lets the mutated-history property tolerate the departure meanwhile, and goes with the fix.
  */
 class CheckerElleDiscrepancyTest {
 
@@ -38,9 +39,10 @@ class CheckerElleDiscrepancyTest {
      * KNOWN BUG. T1 reads x = [1]; only afterwards does T2 (append 1, append 2 to x) begin.
      * Elle's {@code g1b-cases} looks at the whole history: 1 is T2's intermediate append, so G1b.
      * Edges: wr T2 -> T1, and 2 (unread) goes after 1, so rw T1 -> T2: G-single-item (the
-     * realtime edge T1 -> T2 is explained as rw). Elle: G-single-item, G1b. The checker tests a
-     * read for G1b only against writers already invoked, so misses it; it also keeps the
-     * G1c-realtime it found while T1 -> T2 was a realtime edge only (see below).
+     * realtime edge T1 -> T2 is explained as rw). The cycle-exists fallback strong-PL-2 (realtime
+     * T1 -> T2, wr T2 -> T1) is dropped because G1b rules out read committed. Elle: G-single-item,
+     * G1b. The checker tests a read for G1b only against writers already invoked, so misses it and
+     * keeps the fallback.
      */
     @Test
     void intermediateRead_ofWriterInvokedAfterTheRead_isG1b() {
@@ -52,12 +54,13 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * Fixed (the checker now re-classifies such cycles at the end). A (append x 1, read x [1], read y [1]), B (append y 1, append x 2) and C (read
-     * x [1 2]) run concurrently and complete A, B, C. Edges: wr B -> A (y); A read [1] and B's 2
-     * follows 1, so rw A -> B and ww A -> B. Elle explains the pair A -> B by its first kind, ww:
-     * one cycle, ww + wr, G1c and nothing else ({@code txn/cycle-explainer}; the G-single search
-     * rejects a cycle explained as G1c). When C's read reveals 2, the checker added rw A -> B
-     * before ww A -> B, found a G-single-item in between, and kept it.
+     * Fixed (the checker now re-classifies such cycles at the end). A (append x 1, read x [1],
+     * read y [1]), B (append y 1, append x 2) and C (read x [1 2]) run concurrently and complete
+     * A, B, C. Edges: wr B -> A (y); A read [1] and B's 2 follows 1, so rw A -> B and ww A -> B.
+     * Elle explains the pair A -> B by its first kind, ww: one cycle, ww + wr, G1c and nothing
+     * else ({@code txn/cycle-explainer}; the G-single search rejects a cycle explained as G1c).
+     * When C's read reveals 2, the checker added rw A -> B before ww A -> B, found a G-single-item
+     * in between, and kept it.
      */
     @Test
     void cycleType_foundBeforeAnEarlierKindJoinsThePair_isNotReported() {
@@ -106,11 +109,12 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG. Elle's {@code lost-update-cases} records, per key, a txn's first read and the
-     * first append after it, even when an append came before the read: T1 (append 2, read [1 2],
-     * append 3) and T2 (read [1 2], append 4) both read [1 2] and then wrote, so lost-update. T2
-     * also reads T1's intermediate 2 (G1b, and wr + rw make a G-single-item). The checker counts
-     * a read only when it is the txn's first micro-op on the key.
+     * Fixed (the checker now counts reads as Elle does). Elle's {@code lost-update-cases} records,
+     * per key, a txn's first read and the first append after it, even when an append came before
+     * the read: T1 (append 2, read [1 2], append 3) and T2 (read [1 2], append 4) both read [1 2]
+     * and then wrote, so lost-update. T2 also reads T1's intermediate 2 (G1b, and wr + rw make a
+     * G-single-item). The checker counted a read only when it was the txn's first micro-op on the
+     * key.
      */
     @Test
     void lostUpdate_readAfterOwnAppend_countsAsElleDoes() {

@@ -15,8 +15,8 @@ import java.util.SplittableRandom;
  * Breaks a correct history in the small ways a faulty database would, so that the differential
  * property meets anomalies in every combination rather than only the injected shapes: stale
  * reads (a read cut short), reordered, dropped, repeated or foreign elements in a read, and
- * committed transactions reported as failed or unknown. Indices, processes and the invoke /
- * completion structure are kept, so the result is still a well-formed history.
+ * committed transactions reported as failed (their effects already seen). Indices, processes
+ * and the invoke / completion structure are kept, so the result is still a well-formed history.
  */
 final class CheckerMutator {
 
@@ -55,7 +55,8 @@ final class CheckerMutator {
                 List<MicroOp> value = new ArrayList<>(op.value());
                 int i = random.nextInt(value.size());
                 if (value.get(i) instanceof MicroOp.Read r && r.known()) {
-                    value.set(i, new MicroOp.Read(r.key(), mutateRead(r.values(), appended.get(r.key()), what, random)));
+                    long[] read = mutateRead(r.values(), appended.get(r.key()), what, random);
+                    value.set(i, new MicroOp.Read(r.key(), read));
                 }
                 out.add(new Op(op.index(), op.time(), op.type(), op.process(), value));
             }

@@ -8,22 +8,17 @@ import io.isowatch.history.codec.BinaryEventCodec;
 import net.openhft.chronicle.core.time.SystemTimeProvider;
 import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.ExcerptAppender;
-import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.BufferOverflowException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.ParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -82,13 +77,13 @@ public final class ChronicleHistoryLog implements EventLog {
     private final AtomicLong backlog = new AtomicLong();
     private final Set<SpoolTailer> tailers = ConcurrentHashMap.newKeySet();
     private final long syncIntervalNanos;
+    private final SpoolRetention retention;
 
     private volatile long acknowledged;
     private volatile boolean closed;
     // guarded by ackLock
     private long persisted;
     private long lastSyncNanos;
-    private int retentionCycle = Integer.MIN_VALUE;
 
     /** A thread's scratch space for encoding outside the append lock. */
     private static final class Encoder {
@@ -112,6 +107,7 @@ public final class ChronicleHistoryLog implements EventLog {
                 .rollCycle(options.rollCycle())
                 .timeProvider(time)
                 .build();
+        this.retention = new SpoolRetention(queue, dir, options.keepShippedRollFiles());
         try {
             this.appender = queue.createAppender();
             // Used by many threads, one at a time under appendLock.
@@ -121,7 +117,7 @@ public final class ChronicleHistoryLog implements EventLog {
             this.persisted = ack;
             this.lastSyncNanos = System.nanoTime();
             backlog.set(countAfter(ack));
-            deleteShippedFiles(ack);
+            retention.apply(ack);
         } catch (RuntimeException e) {
             queue.close();
             throw e;
@@ -277,7 +273,7 @@ public final class ChronicleHistoryLog implements EventLog {
         }
         position.write(ack);
         persisted = ack;
-        deleteShippedFiles(ack);
+        retention.apply(ack);
     }
 
     /** The index of the last event Kafka acknowledged, or {@link #NO_INDEX}. */
@@ -299,7 +295,8 @@ public final class ChronicleHistoryLog implements EventLog {
 
     /**
      * The last event in the spool, or null when it is empty. A restarted recorder continues its
-     * sequence after this event's, so identities are never reused.
+     * sequence after this event's, so identities are never reused. Its string atoms, if any,
+     * belong to a private table; use it for its identity.
      */
     public HistoryEvent lastEvent() {
         long last = lastIndex();
@@ -391,58 +388,5 @@ public final class ChronicleHistoryLog implements EventLog {
         }
         // countExcerpts counts [from, to), which has as many events as (from, to].
         return queue.countExcerpts(from, to);
-    }
-
-    /**
-     * Deletes roll files whose every event is at or before {@code ack}, keeping the newest
-     * {@link SpoolOptions#keepShippedRollFiles()} of them. The file holding {@code ack} stays, so
-     * a tailer can always be positioned after it. Runs once per cycle of {@code ack}.
-     */
-    private void deleteShippedFiles(long ack) {
-        if (ack == NO_INDEX || options.keepShippedRollFiles() == Integer.MAX_VALUE) {
-            return;
-        }
-        int ackCycle = queue.rollCycle().toCycle(ack);
-        if (ackCycle <= retentionCycle) {
-            return;
-        }
-        retentionCycle = ackCycle;
-        List<Integer> shipped = new ArrayList<>();
-        try {
-            int cycle = queue.firstCycle();
-            while (cycle != Integer.MIN_VALUE && cycle != Integer.MAX_VALUE && cycle < ackCycle) {
-                shipped.add(cycle);
-                int next = queue.nextCycle(cycle, TailerDirection.FORWARD);
-                if (next <= cycle) {
-                    break;
-                }
-                cycle = next;
-            }
-        } catch (ParseException e) {
-            LOG.warn("Spool {}: cannot list roll files for retention: {}", dir, e.toString());
-            return;
-        }
-        int deletable = shipped.size() - options.keepShippedRollFiles();
-        for (int i = 0; i < deletable; i++) {
-            deleteCycle(shipped.get(i));
-        }
-        if (deletable > 0) {
-            queue.refreshDirectoryListing();
-        }
-    }
-
-    private void deleteCycle(int cycle) {
-        SingleChronicleQueueStore store = queue.storeForCycle(cycle, queue.epoch(), false, null);
-        if (store == null) {
-            return;
-        }
-        File file = store.file();
-        queue.closeStore(store);
-        try {
-            Files.deleteIfExists(file.toPath());
-            LOG.debug("Spool {}: deleted shipped roll file {}", dir, file.getName());
-        } catch (IOException e) {
-            LOG.warn("Spool {}: cannot delete shipped roll file {}: {}", dir, file, e.toString());
-        }
     }
 }

@@ -102,7 +102,7 @@ public final class KafkaShipper implements AutoCloseable {
      * Starts shipping {@code spool} to {@code topic}. Returns at once; connecting happens on the
      * shipper's thread, so an unreachable cluster is not an error here.
      *
-     * @param metrics counts shipped events and errors; may be null
+     * @param metrics counts shipped events and errors and exports the spool backlog; may be null
      */
     public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
                                      ShipperOptions options, AgentMetrics metrics) {
@@ -114,6 +114,9 @@ public final class KafkaShipper implements AutoCloseable {
             throw new IllegalArgumentException("topic must not be empty");
         }
         KafkaShipper shipper = new KafkaShipper(spool, bootstrapServers, topic, options, metrics);
+        if (metrics != null) {
+            metrics.spoolBacklog(spool::backlog); // the same gauge the spool registers; a repeat replaces it
+        }
         shipper.thread.start();
         return shipper;
     }

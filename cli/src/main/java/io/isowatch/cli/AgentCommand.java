@@ -1,0 +1,19 @@
+package io.isowatch.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code isowatch agent}: the agent's subcommands (for now, {@code run}). */
+@Command(name = "agent", mixinStandardHelpOptions = true,
+        description = "Records transaction histories beside a database client and drives checking workloads.",
+        subcommands = {AgentRunCommand.class})
+final class AgentCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}
