@@ -192,7 +192,7 @@ final class AgentRunCommand implements Callable<Integer> {
             List<EventLog> logs = new ArrayList<>();
             ChronicleHistoryLog spool = null;
             if (spoolDir != null) {
-                spool = ChronicleHistoryLog.open(spoolDir, metrics);
+                spool = openSpool(metrics);
                 logs.add(spool);
             }
             if (historyOut != null) {
@@ -211,7 +211,10 @@ final class AgentRunCommand implements Callable<Integer> {
             }
             LongSupplier backlog = spool == null ? null : spool::backlog;
             printStart(err, id, options, server);
-            WorkloadRunner runner = new WorkloadRunner(options, clients, recorder);
+            // Process ids start past every id an earlier run of this spool can have used (each
+            // process recorded at least one event), so no process invokes again after an info.
+            WorkloadRunner runner = new WorkloadRunner(options, clients, recorder)
+                    .firstProcess(last == null ? 0 : last.sequence() + 1);
             if (!quiet) {
                 runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), backlog);
             }
@@ -223,6 +226,18 @@ final class AgentRunCommand implements Callable<Integer> {
             return ExitCodes.VALID;
         } finally {
             closeAll(resources);
+        }
+    }
+
+    /** Opens the spool, naming the fix when Chronicle cannot run for want of the JVM's module flags. */
+    private ChronicleHistoryLog openSpool(AgentMetrics metrics) {
+        try {
+            return ChronicleHistoryLog.open(spoolDir, metrics);
+        } catch (AssertionError | LinkageError e) {
+            // Chronicle reports missing --add-opens/--add-exports as an Error from its static setup.
+            throw new IllegalStateException("cannot open the Chronicle spool in " + spoolDir + " (" + e
+                    + "). Chronicle needs the JVM flags of the isowatch.jvm.flags property in the parent pom; "
+                    + "run with JAVA_OPTS set to them", e);
         }
     }
 
@@ -337,6 +352,9 @@ final class AgentRunCommand implements Callable<Integer> {
     }
 
     private static void progress(PrintWriter err, WorkloadProgress p) {
+        if (p.finished()) {
+            return;
+        }
         err.printf(Locale.ROOT, "  [%6.1f s] %,8.0f txn/s  ok %,d  fail %,d  info %,d%s%n",
                 p.elapsed().toMillis() / 1000.0, p.txnPerSecond(), p.ok(), p.fail(), p.info(),
                 p.backlog() < 0 ? "" : String.format(Locale.ROOT, "  spool backlog %,d", p.backlog()));

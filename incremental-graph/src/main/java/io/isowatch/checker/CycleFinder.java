@@ -37,8 +37,8 @@ import java.util.function.Consumer;
  */
 final class CycleFinder {
 
-    /** A finding and a member of the component it was found in. */
-    private record Found(Finding finding, int member) {
+    /** A finding, a member of the component it was found in, and the search (spec) that found it. */
+    private record Found(Finding finding, int member, int spec) {
     }
 
     private static final long TIMEOUT_TAG = 1L << 62;
@@ -106,11 +106,11 @@ final class CycleFinder {
                 focused = true;
             }
             CycleSpec spec = order.get(i);
-            CycleSearch.Result result = search.find(spec, from, to, budget);
+            CycleSearch.Result result = search.find(spec, from, to, budget, walksAnyKind(spec));
             if (result.outcome() == CycleSearch.Outcome.FOUND) {
-                Finding.Cycle cycle = explainer.cycle(CycleSpec.classify(result.kinds()), result.nodes(), result.kinds());
+                Finding.Cycle cycle = explained(result, explainer);
                 index.addTags(rep, (1L << (i + FOUND_SHIFT)) | (impliedMask[i] << SKIP_SHIFT));
-                found.add(new Found(cycle, from));
+                found.add(new Found(cycle, from, i));
                 report.accept(cycle);
             } else if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET && (tags & TIMEOUT_TAG) == 0) {
                 index.addTags(rep, TIMEOUT_TAG);
@@ -118,10 +118,30 @@ final class CycleFinder {
                         "searching a component of " + index.componentSize(rep) + " transactions for "
                                 + spec.type() + " visited more than " + budget + " edges",
                         List.of(explainer.txn(from), explainer.txn(to)));
-                found.add(new Found(timeout, from));
+                found.add(new Found(timeout, from, -1));
                 report.accept(timeout);
             }
         }
+    }
+
+    /**
+     * Elle's G0 and G1c searches (and their variants) keep whatever cycle they meet, walking any
+     * relationship of a pair, and file it under the type its explanation gives; the searches for
+     * the rw shapes keep only cycles explained as what they look for, which walking the
+     * explaining relationships finds directly.
+     */
+    private static boolean walksAnyKind(CycleSpec spec) {
+        return spec.rwRule() == CycleSpec.RwRule.NONE;
+    }
+
+    /** The cycle of a search result, with each step explained as Elle explains it. */
+    private Finding.Cycle explained(CycleSearch.Result result, CycleExplainer explainer) {
+        int[] nodes = result.nodes();
+        EdgeKind[] kinds = new EdgeKind[nodes.length];
+        for (int k = 0; k < nodes.length; k++) {
+            kinds[k] = graph.pairKind(nodes[k], nodes[(k + 1) % nodes.length]);
+        }
+        return explainer.cycle(CycleSpec.classify(kinds), nodes, kinds);
     }
 
     /**
@@ -129,7 +149,7 @@ final class CycleFinder {
      * fallbacks. Call once, after the last edge.
      */
     List<Finding> finalFindings(CycleExplainer explainer) {
-        Map<Integer, List<Finding>> byComponent = new LinkedHashMap<>();
+        Map<Integer, List<Found>> byComponent = new LinkedHashMap<>();
         for (int i = 0; i < cyclicMembers.size(); i++) {
             byComponent.computeIfAbsent(index.component(cyclicMembers.get(i)), c -> new ArrayList<>());
         }
@@ -140,11 +160,11 @@ final class CycleFinder {
             if (f.finding() instanceof Finding.Cycle cycle && !stillClassifiedAs(cycle)) {
                 stale.put(c, true);
             } else {
-                byComponent.get(c).add(f.finding());
+                byComponent.get(c).add(f);
             }
         }
-        for (Map.Entry<Integer, List<Finding>> e : byComponent.entrySet()) {
-            List<Finding> component = e.getValue();
+        for (Map.Entry<Integer, List<Found>> e : byComponent.entrySet()) {
+            List<Found> component = e.getValue();
             if (stale.containsKey(e.getKey())) {
                 component = searchAfresh(e.getKey(), component, explainer);
             }
@@ -166,13 +186,12 @@ final class CycleFinder {
     }
 
     /** Searches a whole component for every type not yet found in it, through each of its edges. */
-    private List<Finding> searchAfresh(int rep, List<Finding> kept, CycleExplainer explainer) {
-        List<Finding> out = new ArrayList<>(kept);
+    private List<Found> searchAfresh(int rep, List<Found> kept, CycleExplainer explainer) {
+        List<Found> out = new ArrayList<>(kept);
         long have = 0;
-        for (Finding f : kept) {
-            int i = position(f.type());
-            if (i >= 0) {
-                have |= (1L << i) | impliedMask[i];
+        for (Found f : kept) {
+            if (f.spec() >= 0) {
+                have |= (1L << f.spec()) | impliedMask[f.spec()];
             }
         }
         search.focus(rep);
@@ -188,17 +207,17 @@ final class CycleFinder {
                     if (index.component(to) != rep) {
                         continue;
                     }
-                    CycleSearch.Result r = search.find(order.get(i), from, to, budget);
+                    CycleSearch.Result r = search.find(order.get(i), from, to, budget, walksAnyKind(order.get(i)));
                     if (r.outcome() == CycleSearch.Outcome.FOUND) {
-                        out.add(explainer.cycle(CycleSpec.classify(r.kinds()), r.nodes(), r.kinds()));
+                        out.add(new Found(explained(r, explainer), from, i));
                         have |= (1L << i) | impliedMask[i];
                         break searching;
                     }
                     if (r.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
-                        out.add(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
+                        out.add(new Found(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
                                 "searching a component of " + members.length + " transactions afresh for "
                                         + order.get(i).type() + " ran out of budget",
-                                List.of(explainer.txn(from), explainer.txn(to))));
+                                List.of(explainer.txn(from), explainer.txn(to))), from, -1));
                         break searching;
                     }
                 }
@@ -207,13 +226,15 @@ final class CycleFinder {
         return out;
     }
 
-    /** Elle's per-SCC rule: types in search order, leaving out those implied by one kept before. */
-    private List<Finding> ellesReport(List<Finding> component) {
+    /**
+     * Elle's per-SCC rule: searches in order, each skipped when implied by a search that found a
+     * cycle before it; a kept search contributes the cycle it found, under its explained type.
+     */
+    private List<Finding> ellesReport(List<Found> component) {
         long present = 0;
-        for (Finding f : component) {
-            int i = position(f.type());
-            if (i >= 0) {
-                present |= 1L << i;
+        for (Found f : component) {
+            if (f.spec() >= 0) {
+                present |= 1L << f.spec();
             }
         }
         long keep = 0;
@@ -225,10 +246,9 @@ final class CycleFinder {
             }
         }
         List<Finding> out = new ArrayList<>();
-        for (Finding f : component) {
-            int i = position(f.type());
-            if (i < 0 || (keep & (1L << i)) != 0) {
-                out.add(f);
+        for (Found f : component) {
+            if (f.spec() < 0 || (keep & (1L << f.spec())) != 0) {
+                out.add(f.finding());
             }
         }
         return out;
@@ -271,15 +291,6 @@ final class CycleFinder {
         int[] out = m.toArray();
         java.util.Arrays.sort(out);
         return out;
-    }
-
-    private int position(AnomalyType type) {
-        for (int i = 0; i < order.size(); i++) {
-            if (order.get(i).type() == type) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** Builds findings for cycles: the checker knows the transactions and the evidence. */

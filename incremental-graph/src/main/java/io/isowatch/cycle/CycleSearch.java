@@ -49,6 +49,7 @@ public final class CycleSearch {
     private int memberCount;
     private int[] stamp = new int[16];
     private int[] bestKind = new int[16];
+    private int[] kindMask = new int[16];
     private int stampEpoch;
     private long budgetLeft;
 
@@ -74,6 +75,7 @@ public final class CycleSearch {
         if (stamp.length < memberCount) {
             stamp = new int[memberCount * 2];
             bestKind = new int[memberCount * 2];
+            kindMask = new int[memberCount * 2];
             stampEpoch = 0;
         }
     }
@@ -83,21 +85,50 @@ public final class CycleSearch {
      * {@code from -> to}, visiting at most {@code budget} edges.
      */
     public Result find(CycleSpec spec, int from, int to, long budget) {
-        EdgeKind first = graph.pairKind(from, to);
-        if (first == null || local.get(from) == LongIntMap.MISSING || local.get(to) == LongIntMap.MISSING) {
+        return find(spec, from, to, budget, false);
+    }
+
+    /**
+     * As {@link #find(CycleSpec, int, int, long)}; with {@code anyKind}, a step may follow any
+     * relationship joining the pair, not only the one that explains it, as Elle's search walks
+     * (the caller then classifies the cycle by how each step is explained). {@code kinds} in the
+     * result are the relationships walked.
+     */
+    public Result find(CycleSpec spec, int from, int to, long budget, boolean anyKind) {
+        EdgeKind explained = graph.pairKind(from, to);
+        if (explained == null || local.get(from) == LongIntMap.MISSING || local.get(to) == LongIntMap.MISSING) {
             return Result.NONE;
         }
-        int start = step(spec, 0, first.ordinal());
-        if (start < 0) {
-            return Result.NONE;
-        }
-        boolean firstRw = first.ordinal() == RW;
         budgetLeft = budget;
-        Result walk = breadthFirst(spec, from, to, start, firstRw, first);
-        if (walk.outcome() != Outcome.FOUND || isSimple(walk.nodes())) {
-            return walk;
+        int firstKinds = anyKind ? kindsBetween(from, to) : explained.bit();
+        for (int k = 0; k < KINDS.length; k++) {
+            if ((firstKinds & (1 << k)) == 0) {
+                continue;
+            }
+            int start = step(spec, 0, k);
+            if (start < 0) {
+                continue;
+            }
+            boolean firstRw = k == RW;
+            Result walk = breadthFirst(spec, from, to, start, firstRw, KINDS[k], anyKind);
+            if (walk.outcome() == Outcome.FOUND && !isSimple(walk.nodes())) {
+                walk = depthFirst(spec, from, to, start, firstRw, KINDS[k], anyKind);
+            }
+            if (walk.outcome() != Outcome.NONE) {
+                return walk;
+            }
         }
-        return depthFirst(spec, from, to, start, firstRw, first);
+        return Result.NONE;
+    }
+
+    private int kindsBetween(int from, int to) {
+        int mask = 0;
+        for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
+            if (graph.target(e) == to) {
+                mask |= graph.kind(e).bit();
+            }
+        }
+        return mask;
     }
 
     // ---- constraint state: rw count (0..2), last step rw, adjacent rw seen, required kinds seen ----
@@ -182,15 +213,19 @@ public final class CycleSearch {
             if (stamp[li] != s) {
                 stamp[li] = s;
                 bestKind[li] = k;
-            } else if (k < bestKind[li]) {
-                bestKind[li] = k;
+                kindMask[li] = 1 << k;
+            } else {
+                kindMask[li] |= 1 << k;
+                if (k < bestKind[li]) {
+                    bestKind[li] = k;
+                }
             }
         }
         return s;
     }
 
     private Result breadthFirst(CycleSpec spec, int from, int to, int startState, boolean firstRw,
-                                EdgeKind first) {
+                                EdgeKind first, boolean anyKind) {
         IntList qNode = new IntList();
         IntList qState = new IntList();
         IntList qParent = new IntList();
@@ -214,30 +249,35 @@ public final class CycleSearch {
                 if (li == LongIntMap.MISSING || stamp[li] != s) {
                     continue;
                 }
-                int k = bestKind[li];
+                int kinds = anyKind ? kindMask[li] : 1 << bestKind[li];
                 stamp[li] = -1; // each target once per expansion
-                int next = step(spec, state, k);
-                if (next < 0) {
-                    continue;
-                }
-                if (t == from) {
-                    if (accepts(spec, next, firstRw)) {
-                        return rebuild(from, head, k, qNode, qParent, qKind);
+                for (int k = 0; k < KINDS.length; k++) {
+                    if ((kinds & (1 << k)) == 0) {
+                        continue;
                     }
-                    continue;
+                    int next = step(spec, state, k);
+                    if (next < 0) {
+                        continue;
+                    }
+                    if (t == from) {
+                        if (accepts(spec, next, firstRw)) {
+                            return rebuild(from, head, k, qNode, qParent, qKind);
+                        }
+                        continue;
+                    }
+                    if (t == to) {
+                        continue;
+                    }
+                    long key = ((long) li << 10) | next;
+                    if (visited.containsKey(key)) {
+                        continue;
+                    }
+                    visited.put(key, qNode.size());
+                    qNode.add(t);
+                    qState.add(next);
+                    qParent.add(head);
+                    qKind.add(k);
                 }
-                if (t == to) {
-                    continue;
-                }
-                long key = ((long) li << 10) | next;
-                if (visited.containsKey(key)) {
-                    continue;
-                }
-                visited.put(key, qNode.size());
-                qNode.add(t);
-                qState.add(next);
-                qParent.add(head);
-                qKind.add(k);
             }
         }
         return Result.NONE;
@@ -277,7 +317,8 @@ public final class CycleSearch {
 
     // ---- depth-first search over simple paths, by increasing length ----
 
-    private Result depthFirst(CycleSpec spec, int from, int to, int startState, boolean firstRw, EdgeKind first) {
+    private Result depthFirst(CycleSpec spec, int from, int to, int startState, boolean firstRw, EdgeKind first,
+                              boolean anyKind) {
         boolean[] onPath = new boolean[memberCount];
         onPath[local.get(from)] = true;
         onPath[local.get(to)] = true;
@@ -287,7 +328,7 @@ public final class CycleSearch {
         path[1] = to;
         kinds[0] = first.ordinal();
         for (int length = 2; length <= memberCount; length++) {
-            int found = extend(spec, from, to, startState, firstRw, 1, length, onPath, path, kinds);
+            int found = extend(spec, from, to, startState, firstRw, 1, length, onPath, path, kinds, anyKind);
             if (found > 0) {
                 int[] cycle = Arrays.copyOf(path, found);
                 EdgeKind[] steps = new EdgeKind[found];
@@ -305,7 +346,7 @@ public final class CycleSearch {
 
     /** Returns the cycle length when found, 0 when not, -1 when out of budget. */
     private int extend(CycleSpec spec, int from, int to, int state, boolean firstRw, int depth, int length,
-                       boolean[] onPath, int[] path, int[] kinds) {
+                       boolean[] onPath, int[] path, int[] kinds, boolean anyKind) {
         int node = path[depth];
         int s = scanTargets(node);
         int[] targets = new int[16];
@@ -317,12 +358,18 @@ public final class CycleSearch {
                 continue;
             }
             stamp[li] = -1;
-            if (n == targets.length) {
-                targets = Arrays.copyOf(targets, n * 2);
-                targetKinds = Arrays.copyOf(targetKinds, n * 2);
+            int pairKinds = anyKind ? kindMask[li] : 1 << bestKind[li];
+            for (int k = 0; k < KINDS.length; k++) {
+                if ((pairKinds & (1 << k)) == 0) {
+                    continue;
+                }
+                if (n == targets.length) {
+                    targets = Arrays.copyOf(targets, n * 2);
+                    targetKinds = Arrays.copyOf(targetKinds, n * 2);
+                }
+                targets[n] = graph.target(e);
+                targetKinds[n++] = k;
             }
-            targets[n] = graph.target(e);
-            targetKinds[n++] = bestKind[li];
         }
         for (int i = 0; i < n; i++) {
             if (--budgetLeft < 0) {
@@ -347,7 +394,7 @@ public final class CycleSearch {
             onPath[li] = true;
             path[depth + 1] = t;
             kinds[depth] = targetKinds[i];
-            int found = extend(spec, from, to, next, firstRw, depth + 1, length, onPath, path, kinds);
+            int found = extend(spec, from, to, next, firstRw, depth + 1, length, onPath, path, kinds, anyKind);
             onPath[li] = false;
             if (found != 0) {
                 return found;

@@ -10,24 +10,11 @@ import java.util.Set;
  */
 enum BatchDeviation {
     /**
-     * The checker tests a read for G1b only against writers invoked before the read
-     * completed; Elle's {@code g1b-cases} looks at the whole history. Imitated exactly.
-     */
-    G1B_ONLY_EARLIER_WRITERS,
-    /**
-     * The checker's cycle searches step along the kind that explains each pair; Elle's
-     * ({@code elle.bfs}) step along any kind of the pair's edges that the spec allows, so a
-     * G1c-realtime search can walk an rw + realtime pair as realtime and file what it finds
-     * under the explained type (and make the types G1c-realtime implies redundant). Imitated
-     * exactly.
-     */
-    SEARCH_BY_EXPLAINING_KIND,
-    /**
-     * On a key with incompatible reads the checker keeps the order of the reads up to the
-     * first contradiction (Elle: the longest read), takes ww and rw edges from it, and checks
-     * G1a, garbage reads and duplicates only for elements inside it; a longer read that agrees
-     * with it can crash the explanation of a cycle. Not imitated: with an incompatible key,
-     * everything that depends on the order is uncertain.
+     * On a key with incompatible reads the checker infers edges from the order of the reads up
+     * to the first contradiction while events arrive, and adds those of Elle's order (the
+     * longest read) when the key settles; the earlier edges stay, so it can find cycles Elle's
+     * graph lacks. Not imitated: with an incompatible key, everything that depends on the order
+     * is uncertain.
      */
     INCOMPATIBLE_KEY_PARTIAL_ORDER;
 

@@ -70,9 +70,7 @@ final class BatchFindings {
             if (m instanceof MicroOp.Read r && r.known() && r.length() > 0) {
                 long last = r.values()[r.length() - 1];
                 Txn w = ref.invokedWriter(r.key(), last);
-                boolean seen = !ref.imitates(BatchDeviation.G1B_ONLY_EARLIER_WRITERS)
-                        || w != null && w.invoke.index() < t.completion.index();
-                if (w != null && w != t && seen && intermediate(w.invoke.value(), r.key(), last)) {
+                if (w != null && w != t && intermediate(w.invoke.value(), r.key(), last)) {
                     ref.found("G1b");
                 }
             }

@@ -198,8 +198,7 @@ final class BatchReference {
     private boolean cycles() {
         for (List<Integer> scc : BatchCycles.components(graph)) {
             if (scc.size() > 1) {
-                Set<String> types = BatchElleSearch.search(graph, scc,
-                        imitates(BatchDeviation.SEARCH_BY_EXPLAINING_KIND));
+                Set<String> types = BatchElleSearch.search(graph, scc, false);
                 if (types == null) {
                     return false;
                 }

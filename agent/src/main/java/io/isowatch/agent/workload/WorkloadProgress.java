@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param info         of which with unknown outcome
  * @param txnPerSecond completions per second since the previous report
  * @param backlog      events not yet shipped (the backlog supplier's answer), or -1 without one
+ * @param finished     true for the one report made after the run ended (its rate is the run's average)
  */
 public record WorkloadProgress(Duration elapsed, long txns, long ok, long fail, long info, double txnPerSecond,
-                               long backlog) {
+                               long backlog, boolean finished) {
 }

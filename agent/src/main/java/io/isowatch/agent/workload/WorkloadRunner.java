@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * its own {@link DatabaseClient}, run generated transactions and record every invocation and
  * completion through a {@link HistoryRecorder}.
  *
- * <p>Worker {@code w} starts as process {@code w}. A transaction that ends indeterminately is
+ * <p>Worker {@code w} starts as process {@code w} (plus {@link #firstProcess(long)}). A transaction that ends indeterminately is
  * recorded as {@code info}; its process never invokes again: the worker discards its client and
  * continues as process {@code p + concurrency} with a fresh one, so process ids stay unique.
  * An unexpected runtime exception from a client is treated the same way (the outcome is unknown)
@@ -47,6 +47,7 @@ public final class WorkloadRunner {
     private Consumer<WorkloadProgress> progress = p -> { };
     private Duration progressInterval = Duration.ofSeconds(1);
     private LongSupplier backlog;
+    private long firstProcess;
 
     private final LongAdder ok = new LongAdder();
     private final LongAdder fail = new LongAdder();
@@ -76,6 +77,19 @@ public final class WorkloadRunner {
         this.progress = Objects.requireNonNull(callback, "callback");
         this.progressInterval = interval;
         this.backlog = backlog;
+        return this;
+    }
+
+    /**
+     * Numbers processes from {@code first} (worker {@code w} starts as {@code first + w}); 0 by
+     * default. An agent continuing an earlier run's history starts past every process that run
+     * used, so that no process invokes again after an {@code info}.
+     */
+    public WorkloadRunner firstProcess(long first) {
+        if (first < 0) {
+            throw new IllegalArgumentException("first process id must be >= 0, got " + first);
+        }
+        this.firstProcess = first;
         return this;
     }
 
@@ -124,7 +138,7 @@ public final class WorkloadRunner {
             reporter.join();
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        progress.accept(snapshot(elapsed, 0, 0));
+        progress.accept(snapshot(elapsed, 0, 0, true));
         Throwable error = failure.get();
         if (error != null) {
             throw new IllegalStateException("workload stopped: " + error.getMessage(), error);
@@ -136,7 +150,7 @@ public final class WorkloadRunner {
     }
 
     private void work(int worker, long deadline, AtomicLong processes) {
-        long process = worker;
+        long process = firstProcess + worker;
         DatabaseClient client = null;
         try {
             client = clients.open(process);
@@ -206,7 +220,7 @@ public final class WorkloadRunner {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
                 long now = System.nanoTime();
-                WorkloadProgress p = snapshot(Duration.ofNanos(now - start), lastTxns, now - lastAt);
+                WorkloadProgress p = snapshot(Duration.ofNanos(now - start), lastTxns, now - lastAt, false);
                 lastTxns = p.txns();
                 lastAt = now;
                 next += every;
@@ -219,7 +233,7 @@ public final class WorkloadRunner {
         }
     }
 
-    private WorkloadProgress snapshot(Duration elapsed, long previousTxns, long intervalNanos) {
+    private WorkloadProgress snapshot(Duration elapsed, long previousTxns, long intervalNanos, boolean finished) {
         long o = ok.sum();
         long f = fail.sum();
         long i = info.sum();
@@ -227,6 +241,6 @@ public final class WorkloadRunner {
         double rate = intervalNanos > 0 ? (txns - previousTxns) * 1e9 / intervalNanos
                 : txns * 1e9 / Math.max(1, elapsed.toNanos());
         long b = backlog == null ? -1 : backlog.getAsLong();
-        return new WorkloadProgress(elapsed, txns, o, f, i, rate, b);
+        return new WorkloadProgress(elapsed, txns, o, f, i, rate, b, finished);
     }
 }

@@ -65,6 +65,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                     .setConfigProp("transaction.state.log.min.isr", "1")
                     .setConfigProp("group.initial.rebalance.delay.ms", "0")
                     .setConfigProp("auto.create.topics.enable", "false")
+                    // A restarted broker waits for its previous registration's session to lapse
+                    // (9 s by default) before it serves again; keep that short.
+                    .setConfigProp("broker.session.timeout.ms", "1500")
+                    .setConfigProp("broker.heartbeat.interval.ms", "300")
                     .build();
             cluster.format();
             cluster.startup();
