@@ -62,7 +62,8 @@ public final class ShipperBenchmark {
         int runs = Integer.parseInt(opts.get("runs"));
 
         long t0 = System.nanoTime();
-        try (KafkaClusterTestKit cluster = startBroker()) {
+        KafkaClusterTestKit cluster = startBroker();
+        try {
             System.out.printf("broker started in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             for (int run = 1; run <= runs; run++) {
                 String topic = "isowatch.history.bench" + run;
@@ -74,6 +75,8 @@ public final class ShipperBenchmark {
                     deleteRecursively(dir);
                 }
             }
+        } finally {
+            cluster.close();
         }
     }
 

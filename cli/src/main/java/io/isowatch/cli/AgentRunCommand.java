@@ -213,8 +213,9 @@ final class AgentRunCommand implements Callable<Integer> {
             printStart(err, id, options, server);
             // Process ids start past every id an earlier run of this spool can have used (each
             // process recorded at least one event), so no process invokes again after an info.
-            WorkloadRunner runner = new WorkloadRunner(options, clients, recorder)
-                    .firstProcess(last == null ? 0 : last.sequence() + 1);
+            long earlierEvents = last == null ? 0 : last.sequence() + 1;
+            WorkloadRunner runner = new WorkloadRunner(options.withFirstKey(firstKey(earlierEvents)), clients, recorder)
+                    .firstProcess(earlierEvents);
             if (!quiet) {
                 runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), backlog);
             }
@@ -227,6 +228,17 @@ final class AgentRunCommand implements Callable<Integer> {
         } finally {
             closeAll(resources);
         }
+    }
+
+    /**
+     * The first key of a run that continues a spool holding {@code earlierEvents} events. The
+     * store is fresh, so its keys must be new to the history: an earlier run used keys below its
+     * key count plus its retirements, at most its key count plus its events. Shifting by 16 bits
+     * per earlier event clears that unless an earlier run had over 65,535 keys per event it
+     * recorded; it overflows only past 2^47 events.
+     */
+    static long firstKey(long earlierEvents) {
+        return earlierEvents << 16;
     }
 
     /** Opens the spool, naming the fix when Chronicle cannot run for want of the JVM's module flags. */

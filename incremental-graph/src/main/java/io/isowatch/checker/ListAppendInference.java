@@ -38,13 +38,7 @@ final class ListAppendInference implements Inference {
             if (!(mops.get(i) instanceof MicroOp.Append append)) {
                 continue;
             }
-            boolean intermediate = false;
-            for (int j = i + 1; j < mops.size(); j++) {
-                if (mops.get(j) instanceof MicroOp.Append later && later.key() == append.key()) {
-                    intermediate = true;
-                    break;
-                }
-            }
+            boolean intermediate = TransactionChecks.writtenAgainLater(mops, i);
             int other = traces.trace(append.key()).claim(append.value(), txn, intermediate, findings);
             if (other != LongIntMap.MISSING) {
                 throw context.violation(invocation, Messages.duplicateAppend(invocation, context.render(append.key()),

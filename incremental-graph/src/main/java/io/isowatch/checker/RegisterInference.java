@@ -69,13 +69,7 @@ final class RegisterInference implements Inference {
             if (!(mops.get(i) instanceof MicroOp.Write write)) {
                 continue;
             }
-            boolean intermediate = false;
-            for (int j = i + 1; j < mops.size(); j++) {
-                if (mops.get(j) instanceof MicroOp.Write later && later.key() == write.key()) {
-                    intermediate = true;
-                    break;
-                }
-            }
+            boolean intermediate = TransactionChecks.writtenAgainLater(mops, i);
             int other = trace(write.key()).claim(write.value(), txn, intermediate, findings);
             if (other != LongIntMap.MISSING) {
                 throw context.violation(invocation, Messages.duplicateWrite(invocation, context.render(write.key()),

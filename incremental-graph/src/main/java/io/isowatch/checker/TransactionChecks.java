@@ -79,6 +79,21 @@ final class TransactionChecks {
         return null;
     }
 
+    /**
+     * True when the write at {@code i} (an append or a register write) is followed by another
+     * write of the same key in the same transaction: it is an intermediate version, which no
+     * other transaction should ever read (G1b).
+     */
+    static boolean writtenAgainLater(List<MicroOp> mops, int i) {
+        long key = mops.get(i).key();
+        for (int j = i + 1; j < mops.size(); j++) {
+            if (!(mops.get(j) instanceof MicroOp.Read) && mops.get(j).key() == key) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static long[] concat(long[] base, List<Long> tail) {
         long[] out = java.util.Arrays.copyOf(base, base.length + tail.size());
         for (int i = 0; i < tail.size(); i++) {

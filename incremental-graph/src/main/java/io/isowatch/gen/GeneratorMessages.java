@@ -31,8 +31,8 @@ final class GeneratorMessages {
         return "unknown key distribution '" + name + "'; expected 'uniform' or 'exponential'";
     }
 
-    static String tooManyToCollect(long txnCount) {
-        return "txnCount " + txnCount + " is too large to collect into a list; iterate a ListAppendGenerator instead";
+    static String tooManyToCollect(long txnCount, String generator) {
+        return "txnCount " + txnCount + " is too large to collect into a list; iterate a " + generator + " instead";
     }
 
     static String exhausted(long txnCount) {

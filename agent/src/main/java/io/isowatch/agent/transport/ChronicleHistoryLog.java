@@ -20,6 +20,7 @@ import java.nio.BufferOverflowException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,6 +77,7 @@ public final class ChronicleHistoryLog implements EventLog {
     private final Object ackLock = new Object();
     private final AtomicLong backlog = new AtomicLong();
     private final Set<SpoolTailer> tailers = ConcurrentHashMap.newKeySet();
+    private final Set<KafkaShipper> shippers = ConcurrentHashMap.newKeySet();
     private final long syncIntervalNanos;
     private final SpoolRetention retention;
 
@@ -325,11 +327,16 @@ public final class ChronicleHistoryLog implements EventLog {
     }
 
     /**
-     * Persists the acknowledged position and closes the queue and every tailer still open. Stop
-     * the shipper first. Idempotent.
+     * Stops any shipper still running on this spool, persists the acknowledged position, and
+     * closes the queue and every tailer still open. Idempotent. Tailers used by other threads
+     * must be done before this is called.
      */
     @Override
     public void close() {
+        // Stop shippers first, outside the locks: a stopping shipper still acknowledges its round.
+        for (KafkaShipper shipper : List.copyOf(shippers)) {
+            shipper.close();
+        }
         appendLock.lock();
         try {
             if (closed) {
@@ -359,6 +366,16 @@ public final class ChronicleHistoryLog implements EventLog {
 
     void forget(SpoolTailer tailer) {
         tailers.remove(tailer);
+    }
+
+    /** Registers a shipper to be stopped before the spool closes. */
+    void attach(KafkaShipper shipper) {
+        checkOpen();
+        shippers.add(shipper);
+    }
+
+    void detach(KafkaShipper shipper) {
+        shippers.remove(shipper);
     }
 
     SingleChronicleQueue queue() {

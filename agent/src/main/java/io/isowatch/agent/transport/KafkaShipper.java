@@ -117,6 +117,7 @@ public final class KafkaShipper implements AutoCloseable {
         if (metrics != null) {
             metrics.spoolBacklog(spool::backlog); // the same gauge the spool registers; a repeat replaces it
         }
+        spool.attach(shipper);
         shipper.thread.start();
         return shipper;
     }
@@ -306,7 +307,7 @@ public final class KafkaShipper implements AutoCloseable {
      * Stops shipping: lets the current round finish for up to
      * {@link ShipperOptions#closeTimeout()}, then abandons it (its events stay unacknowledged and
      * are re-sent by the next shipper), persists the acknowledged position, and closes the
-     * producer. Does not close the spool. Idempotent.
+     * producer. Does not close the spool; closing the spool closes its shippers first. Idempotent.
      */
     @Override
     public void close() {
@@ -329,5 +330,6 @@ public final class KafkaShipper implements AutoCloseable {
         if (thread.isAlive()) {
             LOG.warn("Shipper thread for {} did not stop", spool.directory());
         }
+        spool.detach(this);
     }
 }

@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 /**
  * The active keys, as Elle's {@code wr-txns} keeps them: a fixed number of slots, each holding a
  * key and the number of writes it has taken; a key that reaches the write limit is retired and
- * its slot gets a fresh key, numbered after every key so far. With the exponential distribution
+ * its slot gets a fresh key, numbered after every key so far (from the first key up). With the exponential distribution
  * slot {@code i} is picked with probability {@code 2^i / (2^n - 1)}, so the last slots are hot,
  * and a fresh key inherits its slot's heat. Not thread-safe.
  */
@@ -19,16 +19,16 @@ final class KeySpace {
     private final KeyDistribution distribution;
     private long nextKey;
 
-    KeySpace(int keyCount, int maxWrites, KeyDistribution distribution) {
+    KeySpace(long firstKey, int keyCount, int maxWrites, KeyDistribution distribution) {
         this.keys = new long[keyCount];
         this.nextValue = new long[keyCount];
         this.maxWrites = maxWrites;
         this.distribution = distribution;
         for (int i = 0; i < keyCount; i++) {
-            keys[i] = i;
+            keys[i] = firstKey + i;
             nextValue[i] = 1;
         }
-        this.nextKey = keyCount;
+        this.nextKey = firstKey + keyCount;
     }
 
     int pickSlot(SplittableRandom random) {

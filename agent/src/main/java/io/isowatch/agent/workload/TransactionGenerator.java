@@ -23,7 +23,7 @@ public final class TransactionGenerator {
 
     public TransactionGenerator(WorkloadOptions options) {
         this.options = options;
-        this.keys = new KeySpace(options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
+        this.keys = new KeySpace(options.firstKey(), options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
         this.random = new SplittableRandom(options.seed());
     }
 

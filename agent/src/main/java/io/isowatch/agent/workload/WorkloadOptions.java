@@ -24,10 +24,14 @@ import java.util.Objects;
  * @param readProbability chance that a micro-op is a read rather than a write
  * @param keyDistribution how each micro-op picks a key among the active ones (exponential: hot keys)
  * @param seed            seeds the transaction generator
+ * @param firstKey        the first key id; keys are numbered upwards from it. A run that
+ *                        continues an earlier history against a fresh store starts past the
+ *                        keys that history used
  */
 public record WorkloadOptions(Workload workload, int concurrency, double rate, Duration duration, long txnLimit,
                               int keyCount, int minTxnLength, int maxTxnLength, int maxWritesPerKey,
-                              double readProbability, KeyDistribution keyDistribution, long seed) {
+                              double readProbability, KeyDistribution keyDistribution, long seed,
+                              long firstKey) {
 
     public WorkloadOptions {
         Objects.requireNonNull(workload, "workload");
@@ -45,6 +49,7 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
         atLeast("minTxnLength", minTxnLength, 1);
         atLeast("maxTxnLength", maxTxnLength, minTxnLength);
         atLeast("maxWritesPerKey", maxWritesPerKey, 1);
+        atLeast("firstKey", firstKey, 0);
         if (!(readProbability >= 0 && readProbability <= 1)) {
             throw new IllegalArgumentException("readProbability must be in [0, 1], got " + readProbability);
         }
@@ -56,63 +61,68 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
      */
     public static WorkloadOptions defaults() {
         return new WorkloadOptions(Workload.LIST_APPEND, 10, 0, Duration.ofSeconds(10), 0, 10, 1, 4, 32, 0.5,
-                KeyDistribution.EXPONENTIAL, 0);
+                KeyDistribution.EXPONENTIAL, 0, 0);
     }
 
     public WorkloadOptions withWorkload(Workload value) {
         return new WorkloadOptions(value, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withConcurrency(int value) {
         return new WorkloadOptions(workload, value, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withRate(double value) {
         return new WorkloadOptions(workload, concurrency, value, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withDuration(Duration value) {
         return new WorkloadOptions(workload, concurrency, rate, value, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withTxnLimit(long value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, value, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withKeyCount(int value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, value, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     /** Sets both length bounds at once. */
     public WorkloadOptions withTxnLength(int min, int max) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, min, max,
-                maxWritesPerKey, readProbability, keyDistribution, seed);
+                maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withMaxWritesPerKey(int value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, value, readProbability, keyDistribution, seed);
+                maxTxnLength, value, readProbability, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withReadProbability(double value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, value, keyDistribution, seed);
+                maxTxnLength, maxWritesPerKey, value, keyDistribution, seed, firstKey);
     }
 
     public WorkloadOptions withKeyDistribution(KeyDistribution value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, value, seed);
+                maxTxnLength, maxWritesPerKey, readProbability, value, seed, firstKey);
     }
 
     public WorkloadOptions withSeed(long value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, value);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, value, firstKey);
+    }
+
+    public WorkloadOptions withFirstKey(long value) {
+        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, value);
     }
 
     private static void atLeast(String option, long value, long min) {

@@ -24,9 +24,7 @@ class BrokerOutageTest {
 
     @Test
     void brokerStoppedAndRestarted_appendsAreUnaffected_andTheBacklogDrains() {
-        long T0 = System.nanoTime();
         try (EmbeddedKafka kafka = EmbeddedKafka.startDedicated()) {
-            System.err.println("T started " + (System.nanoTime()-T0)/1e9);
             kafka.createTopic("outage", 4);
             List<HistoryEvent> events = new ArrayList<>();
             try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null);
@@ -44,13 +42,10 @@ class BrokerOutageTest {
                 assertEquals(10_000, log.backlog(), "nothing ships while the broker is down; the backlog is on disk");
                 long shippedBefore = shipper.shipped();
 
-                System.err.println("T before restart " + (System.nanoTime()-T0)/1e9);
                 kafka.startBroker();
-                System.err.println("T restarted " + (System.nanoTime()-T0)/1e9);
                 KafkaShipperTest.await("the backlog drains after recovery", Duration.ofSeconds(25), () -> log.backlog() == 0);
                 assertEquals(10_000, shipper.shipped() - shippedBefore);
                 assertTrue(shipper.isRunning());
-                System.err.println("T drained " + (System.nanoTime()-T0)/1e9);
             }
             List<Shipped> shipped = Shipped.all(kafka.readTopic("outage", Shipped.covers(KafkaShipperTest.identities(events)),
                     Duration.ofSeconds(20)));

@@ -227,6 +227,22 @@ class ChronicleHistoryLogTest {
     }
 
     @Test
+    void close_withATailerStillOpenInAnotherThread_closesItToo() throws Exception {
+        ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null);
+        log.append(Events.event("a", 0));
+        SpoolTailer[] opened = new SpoolTailer[1];
+        Thread reader = new Thread(() -> {
+            opened[0] = log.tailer(ChronicleHistoryLog.NO_INDEX);
+            opened[0].next();
+        });
+        reader.start();
+        reader.join();
+        log.close();
+        assertThrows(IllegalStateException.class, () -> opened[0].next());
+        opened[0].close();
+    }
+
+    @Test
     void open_withACorruptPositionFile_namesTheFileAndTheFix() throws IOException {
         Files.writeString(dir.resolve(ShippedPosition.FILE_NAME), "garbage");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ChronicleHistoryLog.open(dir, null));

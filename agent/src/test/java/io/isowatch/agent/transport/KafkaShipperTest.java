@@ -2,8 +2,10 @@ package io.isowatch.agent.transport;
 
 import io.isowatch.agent.metrics.AgentMetricNames;
 import io.isowatch.agent.metrics.AgentMetrics;
+import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.MicroOp;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,6 +134,37 @@ class KafkaShipperTest {
         assertTrue(shipped.size() > events.size(), "the restored position made the restart re-send events");
         Map<String, Shipped> deduped = Shipped.dedupe(shipped);
         Shipped.assertExactly(events, deduped);
+        Shipped.assertOrderedPerProcess(shipped);
+    }
+
+    @Test
+    void recorder_throughSpoolAndShipper_acrossAnAgentRestart_givesOneReadableHistory() {
+        EmbeddedKafka kafka = EmbeddedKafka.shared();
+        String topic = newTopic(kafka, "recorder");
+        List<MicroOp> txn = List.of(new MicroOp.Append(1, 0), new MicroOp.Read(2, null));
+        for (int run = 0; run < 2; run++) {
+            ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null);
+            HistoryEvent last = log.lastEvent();
+            long first = last == null ? 0 : last.sequence() + 1;
+            try (KafkaShipper shipper = KafkaShipper.start(log, kafka.bootstrapServers(), topic, null);
+                 HistoryRecorder recorder = HistoryRecorder.builder("agent-rec", log).firstSequence(first).build()) {
+                for (int i = 0; i < 50; i++) {
+                    long process = run * 10 + i % 3;
+                    long value = run * 100 + i;
+                    recorder.invoke(process, List.of(new MicroOp.Append(1, value), new MicroOp.Read(2, null)));
+                    recorder.ok(process, List.of(new MicroOp.Append(1, value), new MicroOp.Read(2, new long[] {value})));
+                }
+                await("the run's events ship", Duration.ofSeconds(20), () -> log.backlog() == 0);
+            }
+        }
+        List<Shipped> shipped = Shipped.all(kafka.readTopic(topic, records -> records.size() >= 200, Duration.ofSeconds(20)));
+        Map<String, Shipped> deduped = Shipped.dedupe(shipped);
+        assertEquals(200, deduped.size());
+        for (long seq = 0; seq < 200; seq++) {
+            Shipped s = deduped.get("agent-rec/" + seq);
+            assertEquals(seq, s.op().index(), "the recorder's index is its sequence, dense across the restart");
+            assertEquals(txn.size(), s.op().value().size());
+        }
         Shipped.assertOrderedPerProcess(shipped);
     }
 
