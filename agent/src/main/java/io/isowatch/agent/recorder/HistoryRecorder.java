@@ -30,7 +30,11 @@ import java.util.function.LongSupplier;
  * <p>The recorder enforces Jepsen's process discipline and throws
  * {@link IllegalStateException} on a breach, before anything is logged: a process invokes only
  * when it has no transaction open, completes only the transaction it invoked, and never invokes
- * again after an {@code info} completion (the caller continues as a new process).
+ * again after an {@code info} completion (the caller continues as a new process). If the log's
+ * append throws, nothing is recorded and the process's state is unchanged.
+ *
+ * <p>Memory: one entry per open transaction, plus one per process retired by {@code info}
+ * (kept to refuse its reuse).
  */
 public final class HistoryRecorder implements AutoCloseable {
 
@@ -95,12 +99,13 @@ public final class HistoryRecorder implements AutoCloseable {
                 throw new IllegalStateException("process " + process + " got an info completion and must never invoke "
                         + "again; continue as a new process id");
             }
-            long now = clock.getAsLong();
-            if (open.putIfAbsent(process, new Pending(value, now)) != null) {
+            if (open.containsKey(process)) {
                 throw new IllegalStateException("process " + process + " invoked while its previous transaction "
                         + "is still open; complete it with ok, fail or info first");
             }
+            long now = clock.getAsLong();
             append(now, OpType.INVOKE, process, value);
+            open.put(process, new Pending(value, now));
         } finally {
             lock.unlock();
         }
@@ -143,12 +148,12 @@ public final class HistoryRecorder implements AutoCloseable {
                 throw new IllegalArgumentException("process " + process + " completed " + completed.size()
                         + " micro-ops but invoked " + pending.invoked().size());
             }
+            long now = clock.getAsLong();
+            append(now, type, process, completed != null ? completed : pending.invoked());
             open.remove(process);
             if (type == OpType.INFO) {
                 crashed.add(process);
             }
-            long now = clock.getAsLong();
-            append(now, type, process, completed != null ? completed : pending.invoked());
             latency = now - pending.invokedAt();
         } finally {
             lock.unlock();

@@ -20,7 +20,6 @@ import java.nio.BufferOverflowException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

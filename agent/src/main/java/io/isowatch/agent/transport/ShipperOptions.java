@@ -38,8 +38,14 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
     static final Set<String> RESERVED = Set.of("enable.idempotence", "acks", "key.serializer", "value.serializer",
             "bootstrap.servers", "transactional.id", "max.in.flight.requests.per.connection");
 
+    private static final Set<String> COMPRESSIONS = Set.of("none", "gzip", "snappy", "lz4", "zstd");
+
     public ShipperOptions {
         Objects.requireNonNull(compression, "compression");
+        if (!COMPRESSIONS.contains(compression)) {
+            throw new IllegalArgumentException("compression must be one of none, gzip, snappy, lz4 or zstd, got "
+                    + compression);
+        }
         positive("linger", linger, true);
         positive("deliveryTimeout", deliveryTimeout, false);
         positive("maxBlock", maxBlock, true);
