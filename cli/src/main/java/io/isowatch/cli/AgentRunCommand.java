@@ -12,7 +12,7 @@ import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.transport.ChronicleHistoryLog;
 import io.isowatch.agent.transport.KafkaShipper;
-import io.isowatch.agent.workload.Workload;
+import io.isowatch.checker.Workload;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadProgress;
 import io.isowatch.agent.workload.WorkloadResult;
@@ -274,7 +274,7 @@ final class AgentRunCommand implements Callable<Integer> {
     private WorkloadOptions workloadOptions() {
         try {
             return WorkloadOptions.defaults()
-                    .withWorkload(Workload.fromName(workload))
+                    .withWorkload(workloadNamed(workload))
                     .withConcurrency(concurrency)
                     .withRate(rate)
                     .withDuration(parseDuration("--duration", duration))
@@ -288,6 +288,14 @@ final class AgentRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    private static Workload workloadNamed(String name) {
+        Workload w = Workload.byElleName(name.trim());
+        if (w == null) {
+            throw new IllegalArgumentException("unknown workload '" + name + "'; expected list-append or rw-register");
+        }
+        return w;
     }
 
     private String agentId(HistoryEvent last) {

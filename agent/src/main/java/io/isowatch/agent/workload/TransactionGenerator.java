@@ -1,5 +1,7 @@
 package io.isowatch.agent.workload;
 
+import io.isowatch.checker.Workload;
+
 import io.isowatch.history.MicroOp;
 
 import java.util.ArrayList;

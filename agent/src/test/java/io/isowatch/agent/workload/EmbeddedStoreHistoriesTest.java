@@ -5,7 +5,6 @@ import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -75,21 +74,8 @@ class EmbeddedStoreHistoriesTest {
         return -1;
     }
 
-    /**
-     * Checks, turning the core's known crash into a skipped test: ListAppendTrace.read reports a
-     * read as a prefix of the version order when it agrees with it but is longer than a key's
-     * order that an earlier incompatible read froze, so explaining a cycle through that reader
-     * asks for a prefix past the order's end. Read-uncommitted histories (aborted reads make
-     * incompatible orders) hit it. Remove once the core is fixed.
-     */
     private static Verdict check(EmbeddedHistories.Run run, String model) {
-        try {
-            return EmbeddedHistories.check(run.ops(), model);
-        } catch (IndexOutOfBoundsException e) {
-            Assumptions.abort("known checker crash on a history with an incompatible order (ListAppendTrace.read "
-                    + "stores a read longer than a broken key's order as a prefix): " + e.getMessage());
-            throw e;
-        }
+        return EmbeddedHistories.check(run.ops(), model);
     }
 
     @Test

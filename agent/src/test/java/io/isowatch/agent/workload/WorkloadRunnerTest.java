@@ -1,5 +1,7 @@
 package io.isowatch.agent.workload;
 
+import io.isowatch.checker.Workload;
+
 import io.isowatch.agent.client.EmbeddedStoreClient;
 import io.isowatch.agent.recorder.EventLog;
 import io.isowatch.agent.recorder.HistoryRecorder;
