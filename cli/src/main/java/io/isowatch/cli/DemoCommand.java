@@ -1,34 +1,40 @@
 package io.isowatch.cli;
 
+import io.isowatch.agent.client.EmbeddedStoreClient;
+import io.isowatch.agent.recorder.HistoryRecorder;
+import io.isowatch.agent.store.EmbeddedStore;
+import io.isowatch.agent.store.IsolationLevel;
+import io.isowatch.agent.store.StoreOptions;
+import io.isowatch.agent.workload.WorkloadOptions;
+import io.isowatch.agent.workload.WorkloadResult;
+import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.explain.FindingText;
 import io.isowatch.explain.VerdictText;
-import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
-import io.isowatch.history.Op;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * {@code isowatch demo}: runs a workload against the simulated store at a steady rate and streams
- * every event through the incremental checker as it happens, printing each finding the moment it
- * is proven, a progress line every second, and the verdict. Nothing needs setting up.
+ * {@code isowatch demo}: clients run a list-append workload against the embedded transactional
+ * store at the chosen isolation level, and every event they record goes straight into the
+ * incremental checker, which prints each anomaly the moment it is proven. Nothing needs setting
+ * up. (Kafka and the Flink job join this path with the stream-job work.)
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Streams a simulated workload through the incremental checker, live: each alert as it is "
-                + "proven, progress every second, the verdict at the end.",
-                "By default the store has a lagging replica (--stale-read-rate), so anomalies appear; "
-                + "--stale-read-rate 0 gives a strict-serializable store, and the checker stays silent."})
+        description = {"Runs clients against the embedded store at an isolation level and checks their history live:"
+                + " each alert as it is proven, progress every second, the verdict at the end.",
+                "Under snapshot-isolation the checker shows write skew (G2-item) within seconds; under "
+                        + "strict-serializable or serializable (with -c serializable) it stays silent."})
 final class DemoCommand implements Callable<Integer> {
 
     private static final int FULL_ALERTS = 3;
@@ -36,80 +42,84 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Mixin
-    GeneratorFlags workload;
+    @Option(names = "--isolation", defaultValue = "snapshot-isolation", paramLabel = "LEVEL",
+            description = "The embedded store's isolation: strict-serializable, serializable, snapshot-isolation, "
+                    + "read-committed or read-uncommitted (default: ${DEFAULT-VALUE}).")
+    String isolation;
 
     @Option(names = {"-c", "--consistency-models"}, defaultValue = "strict-serializable", split = ",",
             paramLabel = "MODELS", description = "Models to check against (default: ${DEFAULT-VALUE}).")
     Set<String> models;
 
-    @Option(names = "--rate", defaultValue = "20000", paramLabel = "TXN_PER_S",
-            description = "Transactions per second (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "2000", paramLabel = "TXN_PER_S",
+            description = "Transactions per second over all clients (default: ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--duration", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long to run, unless -n gives a transaction count (default: ${DEFAULT-VALUE}).")
+            description = "How long to run (default: ${DEFAULT-VALUE}).")
     int duration;
+
+    @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
+            description = "Client threads (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--keys", defaultValue = "5", paramLabel = "K",
+            description = "Keys active at any moment; few keys mean contention (default: ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
 
     private int alerts;
 
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        if (!spec.commandLine().getParseResult().hasMatchedOption("-n")) {
-            workload.txns = (long) rate * duration;
-        }
-        if (!spec.commandLine().getParseResult().hasMatchedOption("--stale-read-rate")) {
-            workload.staleReadRate = 0.0005;
+        IsolationLevel level;
+        try {
+            level = IsolationLevel.fromName(isolation);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--isolation: " + e.getMessage());
         }
         AtomTable atoms = new AtomTable();
         IncrementalChecker checker = new IncrementalChecker(
                 CheckerOptions.defaults().withModels(models), atoms, f -> alert(out, f, atoms));
-        ListAppendGenerator generator = new ListAppendGenerator(workload.toOptions());
-        out.printf("isowatch demo: %,d transactions at %,d txn/s from %d clients over %d keys; the store's replica "
-                        + "serves stale reads at rate %s; checking %s live%n%n",
-                workload.txns, rate, workload.concurrency, workload.keys, workload.staleReadRate,
-                String.join(", ", models));
+        CheckingEventLog log = new CheckingEventLog(checker);
+        // Each read and write takes a moment, as over a network, so transactions overlap.
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
+        WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
+                .withRate(rate).withDuration(Duration.ofSeconds(duration)).withReadProbability(0.5).withSeed(seed);
+        out.printf("isowatch demo: %d clients at %,d txn/s for %d s against the embedded store at %s; "
+                + "checking %s live%n%n", concurrency, rate, duration, isolation, String.join(", ", models));
         out.flush();
-        long start = System.nanoTime();
-        long nextProgress = start + 1_000_000_000L;
-        double nanosPerEvent = 1e9 / (2.0 * rate);
-        long emitted = 0;
-        while (generator.hasNext()) {
-            Op op = generator.next();
-            checker.accept(op);
-            emitted++;
-            long now = System.nanoTime();
-            long due = start + (long) (emitted * nanosPerEvent);
-            if (due > now) {
-                LockSupport.parkNanos(due - now);
-            }
-            if (now >= nextProgress) {
-                nextProgress += 1_000_000_000L;
-                double s = (now - start) / 1e9;
-                out.printf("  [%5.1f s] %,d txns checked (%,.0f txn/s), %,d anomalies found%n", s,
-                        checker.transactions(), checker.transactions() / s, checker.findingCount());
-                out.flush();
-            }
+        WorkloadResult result;
+        try (HistoryRecorder recorder = HistoryRecorder.builder("demo", log).build()) {
+            result = new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
+                    .onProgress(p -> log.quietly(() -> {
+                        out.printf("  [%5.1f s] %,d txns (%,.0f txn/s: %,d ok, %,d fail, %,d info), %,d anomalies so far%n",
+                                p.elapsed().toMillis() / 1000.0, p.txns(), p.txnPerSecond(), p.ok(), p.fail(), p.info(),
+                                checker.findingCount());
+                        out.flush();
+                    }), Duration.ofSeconds(1), () -> 0)
+                    .run();
         }
-        Verdict verdict = checker.finish();
-        double seconds = (System.nanoTime() - start) / 1e9;
+        Verdict verdict;
+        synchronized (log) {
+            verdict = checker.finish();
+        }
         out.println();
         out.println("Verdict (" + String.join(", ", models) + "):");
         out.println(VerdictText.render(verdict, atoms, 1));
-        out.printf("%,d transactions (%,d events) checked in %.1f s.%n", verdict.stats().txns(),
-                verdict.stats().ops(), seconds);
+        out.printf("%,d transactions (%,d events) run and checked.%n", result.txns(), verdict.stats().ops());
         return ExitCodes.VALID;
     }
 
     private void alert(PrintWriter out, Finding f, AtomTable atoms) {
         alerts++;
+        out.println("ALERT " + FindingText.title(f));
         if (alerts <= FULL_ALERTS) {
-            out.println("ALERT " + FindingText.title(f));
             out.println(FindingText.render(f, atoms));
             out.println();
-        } else {
-            out.println("ALERT " + FindingText.title(f));
         }
         out.flush();
     }
