@@ -114,7 +114,7 @@ class RegisterCheckerProperties {
 
     // ---- differential ----
 
-    @Property(tries = 220, seed = "20250302")
+    @Property(tries = 400, seed = "20250302")
     void incremental_equalsBatchReference_onEveryPrefix(@ForAll("correctOrStale") GeneratorOptions generator,
                                                         @ForAll("patternOrNone") RegisterAnomalyInjector.Pattern pattern,
                                                         @ForAll("models") Models models,
@@ -129,6 +129,12 @@ class RegisterCheckerProperties {
             }
         }
         Statistics.label("stale reads").collect(generator.staleReadRate() > 0);
+        RegisterBatchReference.Result whole = RegisterBatchReference.check(history, models.models, Set.of(),
+                sources.options);
+        Statistics.label("whole history").collect(whole == null ? "undecided" : whole.valid().toString());
+        if (whole != null) {
+            whole.types().forEach(t -> Statistics.label("types").collect(t));
+        }
         Statistics.label("agreement (worst prefix)").collect(agreement);
     }
 
