@@ -23,6 +23,7 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -87,29 +88,14 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "Stop after this many transactions; 0 for no limit (default: ${DEFAULT-VALUE}).")
     long txns;
 
-    @Option(names = "--keys", defaultValue = "10", paramLabel = "K",
-            description = "Keys active at any moment (default: ${DEFAULT-VALUE}).")
-    int keys;
 
-    @Option(names = "--max-writes-per-key", defaultValue = "32", paramLabel = "W",
-            description = "Writes a key takes before it is retired for a fresh one (default: ${DEFAULT-VALUE}).")
-    int maxWritesPerKey;
 
-    @Option(names = "--min-txn-length", defaultValue = "1", paramLabel = "L",
-            description = "Fewest micro-ops per transaction (default: ${DEFAULT-VALUE}).")
-    int minTxnLength;
 
-    @Option(names = "--max-txn-length", defaultValue = "4", paramLabel = "L",
-            description = "Most micro-ops per transaction (default: ${DEFAULT-VALUE}).")
-    int maxTxnLength;
 
-    @Option(names = "--read-probability", defaultValue = "0.5", paramLabel = "P",
-            description = "Chance a micro-op is a read (default: ${DEFAULT-VALUE}).")
-    double readProbability;
 
-    @Option(names = "--key-distribution", defaultValue = "exponential", paramLabel = "D",
-            description = "uniform or exponential (hot keys), as Elle (default: ${DEFAULT-VALUE}).")
-    String keyDistribution;
+
+    @Mixin
+    TxnShapeFlags shape;
 
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
             description = "Seeds the workload generator and the embedded store's faults (default: ${DEFAULT-VALUE}).")
@@ -279,11 +265,11 @@ final class AgentRunCommand implements Callable<Integer> {
                     .withRate(rate)
                     .withDuration(parseDuration("--duration", duration))
                     .withTxnLimit(txns)
-                    .withKeyCount(keys)
-                    .withMaxWritesPerKey(maxWritesPerKey)
-                    .withTxnLength(minTxnLength, maxTxnLength)
-                    .withReadProbability(readProbability)
-                    .withKeyDistribution(KeyDistribution.fromElleName(keyDistribution))
+                    .withKeyCount(shape.keys)
+                    .withMaxWritesPerKey(shape.maxWritesPerKey)
+                    .withTxnLength(shape.minTxnLength, shape.maxTxnLength)
+                    .withReadProbability(shape.readProbability)
+                    .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution))
                     .withSeed(seed);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
