@@ -63,7 +63,7 @@ public final class IncrementalChecker {
 
     private final ReorderBuffer reorder;
     private final TxnTable txns = new TxnTable();
-    private final MutableDependencyGraph graph = new MutableDependencyGraph();
+    private final MutableDependencyGraph graph;
     private final CycleFinder cycles;
     private final Inference inference;
     private final Context context = new Context();
@@ -95,6 +95,8 @@ public final class IncrementalChecker {
         this.realtime = ConsistencyModels.realtimeNeeded(reportable);
         this.process = !realtime && ConsistencyModels.processNeeded(reportable);
         this.reorder = new ReorderBuffer(options.reorderWindow());
+        this.graph = new MutableDependencyGraph(options.workload() == Workload.RW_REGISTER
+                ? MutableDependencyGraph.REGISTER_EXPLANATIONS : MutableDependencyGraph.LIST_APPEND_EXPLANATIONS);
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget());
         this.inference = options.workload() == Workload.RW_REGISTER
                 ? new RegisterInference(context, options.registerOptions())

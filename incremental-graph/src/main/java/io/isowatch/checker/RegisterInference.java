@@ -39,18 +39,14 @@ final class RegisterInference implements Inference {
     private final Map<Long, RegisterTrace> traces = new HashMap<>();
     /** sequential-keys: per process, the last committed transaction's final value of each key. */
     private final Map<Long, Map<Long, Value>> lastByProcess = new HashMap<>();
-    /** linearizable-keys: per key, committed transactions no later one touching the key has followed. */
-    private final Map<Long, List<Frontier>> frontiers = new HashMap<>();
-    /** linearizable-keys: per pending transaction, its predecessors on each key it touches. */
-    private final Map<Integer, Map<Long, List<Frontier>>> pendingPredecessors = new HashMap<>();
+    /** linearizable-keys: Elle's realtime graph, compressed per key. */
+    private final RealtimeVersionOrder realtime = new RealtimeVersionOrder();
 
     /** A register value, or nil. */
     record Value(boolean nil, long value) {
         static final Value NIL = new Value(true, 0);
     }
 
-    private record Frontier(int txn, Value last) {
-    }
 
     RegisterInference(InferenceContext context, RegisterOptions options) {
         this.context = context;
@@ -77,11 +73,7 @@ final class RegisterInference implements Inference {
             }
         }
         if (options.linearizableKeys()) {
-            Map<Long, List<Frontier>> before = new LinkedHashMap<>();
-            for (MicroOp m : mops) {
-                before.computeIfAbsent(m.key(), k -> List.copyOf(frontiers.getOrDefault(k, List.of())));
-            }
-            pendingPredecessors.put(txn, before);
+            realtime.invoked(txn);
         }
     }
 
@@ -106,6 +98,7 @@ final class RegisterInference implements Inference {
             for (Map.Entry<Long, Value> r : reads.entrySet()) {
                 trace(r.getKey()).committedRead(txn, r.getValue().nil(), r.getValue().value(), context, findings);
             }
+            laterReads(txn, mops);
             checkAlone(txn, mops);
             if (options.wfrKeys()) {
                 for (Map.Entry<Long, Value> r : reads.entrySet()) {
@@ -123,6 +116,21 @@ final class RegisterInference implements Inference {
             linearizable(txn, outcome, reads, writes);
         }
         return new boolean[mops.size()];
+    }
+
+    /** Reads other than a transaction's external ones, which Elle's G1a and G1b also judge. */
+    private void laterReads(int txn, List<MicroOp> mops) {
+        java.util.Set<Long> touched = new java.util.HashSet<>();
+        for (MicroOp m : mops) {
+            if (m instanceof MicroOp.Read r && !touched.add(r.key())) {
+                Value v = valueOf(r);
+                if (!v.nil()) {
+                    trace(r.key()).committedLaterRead(txn, v.value(), context, findings);
+                }
+            } else if (m instanceof MicroOp.Write) {
+                touched.add(m.key());
+            }
+        }
     }
 
     private void checkAlone(int txn, List<MicroOp> mops) {
@@ -171,34 +179,30 @@ final class RegisterInference implements Inference {
     }
 
     private void linearizable(int txn, byte outcome, Map<Long, Value> reads, Map<Long, Long> writes) {
-        Map<Long, List<Frontier>> before = pendingPredecessors.remove(txn);
-        if (before == null || outcome == TxnTable.FAIL) {
+        if (outcome == TxnTable.FAIL) {
+            realtime.completed(txn, false, Map.of());
             return;
         }
-        for (Map.Entry<Long, List<Frontier>> e : before.entrySet()) {
-            long key = e.getKey();
-            Value first;
-            if (outcome == TxnTable.OK) {
-                if (!reads.containsKey(key) && !writes.containsKey(key)) {
-                    continue;
-                }
-                first = first(key, reads, writes);
-            } else {
-                Long w = writes.get(key);
-                if (w == null) {
-                    continue;
-                }
-                first = new Value(false, w);
+        // Elle: a committed transaction's first value of a key is its read (unless nil) or its
+        // write; one with an unknown outcome counts only for the keys it wrote.
+        Map<Long, RealtimeVersionOrder.Touch> touched = new LinkedHashMap<>();
+        if (outcome == TxnTable.OK) {
+            for (long key : touched(reads, writes)) {
+                touched.put(key, new RealtimeVersionOrder.Touch(first(key, reads, writes),
+                        finalValue(key, reads, writes)));
             }
-            for (Frontier f : e.getValue()) {
-                versionEdge(key, f.last(), first, LINEARIZABLE);
-            }
-            if (outcome == TxnTable.OK) {
-                List<Frontier> frontier = frontiers.computeIfAbsent(key, k -> new ArrayList<>());
-                frontier.removeAll(e.getValue());
-                frontier.add(new Frontier(txn, finalValue(key, reads, writes)));
+        } else {
+            for (Map.Entry<Long, Long> w : writes.entrySet()) {
+                Value v = new Value(false, w.getValue());
+                touched.put(w.getKey(), new RealtimeVersionOrder.Touch(v, v));
             }
         }
+        for (Map.Entry<Long, RealtimeVersionOrder.Touch> e : touched.entrySet()) {
+            for (Value before : realtime.previousValues(txn, e.getKey())) {
+                versionEdge(e.getKey(), before, e.getValue().first(), LINEARIZABLE);
+            }
+        }
+        realtime.completed(txn, outcome == TxnTable.OK, touched);
     }
 
     /** One inferred version order, kept until the history settles. */

@@ -216,7 +216,7 @@ public final class CycleSearch {
                 kindMask[li] = 1 << k;
             } else {
                 kindMask[li] |= 1 << k;
-                if (k < bestKind[li]) {
+                if (graph.explanationRank(KINDS[k]) < graph.explanationRank(KINDS[bestKind[li]])) {
                     bestKind[li] = k;
                 }
             }

@@ -35,9 +35,16 @@ public interface DependencyGraph {
     EdgeKind kind(int edge);
 
     /**
-     * The kind Elle would use to explain {@code from -> to}: the first of ww, wr, rw, process,
-     * realtime among the edges joining them, or null when there is none. Cost: the out-degree of
-     * {@code from}.
+     * The kind Elle would use to explain {@code from -> to}: the first, in
+     * {@link #explanationRank}'s order, among the edges joining them, or null when there is none.
+     * Cost: the out-degree of {@code from}.
      */
     EdgeKind pairKind(int from, int to);
+
+    /**
+     * Where {@code kind} stands in the order Elle tries its explainers, 0 first: ww, wr, rw for
+     * list-append; wr, ww, rw for rw-register (whose wr graph comes first); then process and
+     * realtime.
+     */
+    int explanationRank(EdgeKind kind);
 }

@@ -25,9 +25,32 @@ public final class MutableDependencyGraph implements DependencyGraph {
     private byte[] kind = new byte[4096];
     private int edges;
 
+    /** Ranks per kind ordinal: list-append's explanation order. */
+    public static final int[] LIST_APPEND_EXPLANATIONS = {0, 1, 2, 3, 4};
+    /** rw-register explains wr before ww. */
+    public static final int[] REGISTER_EXPLANATIONS = {1, 0, 2, 3, 4};
+
+    private final int[] rank;
+
+    /** A graph explaining pairs in list-append's order. */
     public MutableDependencyGraph() {
+        this(LIST_APPEND_EXPLANATIONS);
+    }
+
+    /** A graph explaining pairs in the given order: {@code rank[kind.ordinal()]}, 0 first. */
+    public MutableDependencyGraph(int[] rank) {
+        if (rank.length != KINDS.length) {
+            throw new IllegalArgumentException("need a rank for each of " + KINDS.length + " edge kinds, got "
+                    + rank.length);
+        }
+        this.rank = rank.clone();
         Arrays.fill(outHead, -1);
         Arrays.fill(inHead, -1);
+    }
+
+    @Override
+    public int explanationRank(EdgeKind kind) {
+        return rank[kind.ordinal()];
     }
 
     /** Makes sure nodes {@code 0..node} exist. */
@@ -125,12 +148,12 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     @Override
     public EdgeKind pairKind(int from, int to) {
-        int best = Integer.MAX_VALUE;
+        int best = -1;
         for (int e = firstOut(from); e >= 0; e = nextOut[e]) {
-            if (target[e] == to && kind[e] < best) {
+            if (target[e] == to && (best < 0 || rank[kind[e]] < rank[best])) {
                 best = kind[e];
             }
         }
-        return best == Integer.MAX_VALUE ? null : KINDS[best];
+        return best < 0 ? null : KINDS[best];
     }
 }

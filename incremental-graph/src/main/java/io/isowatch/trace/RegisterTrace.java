@@ -42,6 +42,8 @@ public final class RegisterTrace {
         boolean intermediate;
         boolean writerFinal;
         IntList readers;
+        /** Readers whose read of this value was not their first of the key (checked, never ordered). */
+        IntList laterReaders;
         IntList successors;
         IntList predecessors;
         int mark;
@@ -84,12 +86,14 @@ public final class RegisterTrace {
         }
         v.writer = txn;
         v.intermediate = intermediate;
-        if (intermediate && v.readers != null) {
+        if (intermediate) {
             // Committed reads that saw this value before its invocation arrived read an
             // intermediate state.
-            for (int i = 0; i < v.readers.size(); i++) {
-                if (v.readers.get(i) != txn) {
-                    out.intermediateRead(v.readers.get(i), key, value, txn);
+            for (IntList list : new IntList[] {v.readers, v.laterReaders}) {
+                for (int i = 0; list != null && i < list.size(); i++) {
+                    if (list.get(i) != txn) {
+                        out.intermediateRead(list.get(i), key, value, txn);
+                    }
                 }
             }
         }
@@ -155,9 +159,17 @@ public final class RegisterTrace {
     /** The writer of {@code value} aborted: every committed read of it so far is an aborted read. */
     public void abortedWrite(int txn, long value, TraceListener out) {
         Version v = versions.get(node(value));
-        if (v.readers != null && v.readers.size() > 0) {
-            out.abortedRead(v.readers.get(0), key, value, txn);
+        int reader = firstReader(v);
+        if (reader >= 0 && reader != txn) {
+            out.abortedRead(reader, key, value, txn);
         }
+    }
+
+    private static int firstReader(Version v) {
+        if (v.readers != null && v.readers.size() > 0) {
+            return v.readers.get(0);
+        }
+        return v.laterReaders != null && v.laterReaders.size() > 0 ? v.laterReaders.get(0) : -1;
     }
 
     /**
@@ -176,14 +188,9 @@ public final class RegisterTrace {
         }
         Version v = versions.get(node(value));
         add(v, reader);
-        if (v.writer >= 0 && v.writer != reader) {
-            if (status.failed(v.writer)) {
-                out.abortedRead(reader, key, value, v.writer);
-            } else if (v.intermediate) {
-                out.intermediateRead(reader, key, value, v.writer);
-            } else if (v.writerFinal && status.committed(v.writer)) {
-                out.edge(v.writer, reader, EdgeKind.WR);
-            }
+        badRead(v, reader, status, out);
+        if (v.writer >= 0 && v.writer != reader && !v.intermediate && v.writerFinal && status.committed(v.writer)) {
+            out.edge(v.writer, reader, EdgeKind.WR);
         }
         if (v.successors != null) {
             for (int i = 0; i < v.successors.size(); i++) {
@@ -192,6 +199,33 @@ public final class RegisterTrace {
                     out.edge(reader, after.writer, EdgeKind.RW);
                 }
             }
+        }
+    }
+
+    /**
+     * A committed transaction read {@code value} again, after its first read or its own write of
+     * the key. Elle's G1a and G1b look at every read, so this one is judged too (now, and when a
+     * pending writer aborts), though it orders nothing.
+     */
+    public void committedLaterRead(int reader, long value, TxnStatus status, TraceListener out) {
+        Version v = versions.get(node(value));
+        if (v.laterReaders == null) {
+            v.laterReaders = new IntList(2);
+        }
+        v.laterReaders.add(reader);
+        badRead(v, reader, status, out);
+    }
+
+    /** G1a (its writer aborted) and G1b (an intermediate write): Elle checks them independently. */
+    private void badRead(Version v, int reader, TxnStatus status, TraceListener out) {
+        if (v.writer < 0 || v.writer == reader) {
+            return;
+        }
+        if (status.failed(v.writer)) {
+            out.abortedRead(reader, key, v.value, v.writer);
+        }
+        if (v.intermediate) {
+            out.intermediateRead(reader, key, v.value, v.writer);
         }
     }
 
@@ -340,8 +374,9 @@ public final class RegisterTrace {
     public void settle(TraceListener out) {
         for (int n = 1; n < versions.size(); n++) {
             Version v = versions.get(n);
-            if (v.writer < 0 && v.readers != null && v.readers.size() > 0) {
-                out.garbageRead(v.readers.get(0), key, v.value);
+            int reader = firstReader(v);
+            if (v.writer < 0 && reader >= 0) {
+                out.garbageRead(reader, key, v.value);
             }
         }
     }

@@ -676,7 +676,12 @@ final class RegisterBatchReference {
         return found;
     }
 
-    static EnumSet<Deviation> allDeviations() {
-        return EnumSet.allOf(Deviation.class);
+    /**
+     * The departures the checker still has, which properties tolerate. None now: each constant of
+     * {@link Deviation} was a bug, since fixed; the reference keeps imitating them so its own
+     * tests can show what each one changed.
+     */
+    static EnumSet<Deviation> knownDeviations() {
+        return EnumSet.noneOf(Deviation.class);
     }
 }

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Readable examples of rw-register checking: which edges a register history implies, how they are
- * explained, and how bad input is rejected. The KNOWN BUG tests at the end are departures from
+ * explained, and how bad input is rejected. The regression tests at the end were departures from
  * Elle found with {@link RegisterCheckerProperties}; each states Elle's verdict from Elle's source,
  * confirmed by {@link RegisterBatchReference} before the checker is asked, and fails until the
  * checker is fixed (the matching {@link RegisterBatchReference.Deviation} goes with the fix).
@@ -154,7 +154,7 @@ class RegisterCheckerTest {
     // ---- known departures from Elle ----
 
     /**
-     * KNOWN BUG. Each reads the other's write, then overwrites it; with --wfr-keys that gives ww
+     * Regression (once a departure from Elle). Each reads the other's write, then overwrites it; with --wfr-keys that gives ww
      * both ways, each pair also joined by the wr of its read. Elle's rw-register graph combines
      * {@code [wr-graph, ww+rw-graph, ...]} and {@code CombinedExplainer} explains a pair by the
      * first explainer that can, so both steps are wr: the ww cycle its G0 search meets is filed as
@@ -168,7 +168,7 @@ class RegisterCheckerTest {
     }
 
     /**
-     * KNOWN BUG. With --linearizable-keys: T1 writes x = 1 and completes; then T2 (writes u) and
+     * Regression (once a departure from Elle). With --linearizable-keys: T1 writes x = 1 and completes; then T2 (writes u) and
      * T3 (reads x = 1, writes x = 2) run, T3 completes first; then T4 writes x = 3 and y = 7.
      * T0, concurrent with all of them, reads x = 1 and y = 7. Elle's realtime graph is
      * T1 -> T2, T1 -> T3, T2 -> T4, T3 -> T4, and its {@code ext-key-graph} relates T1 to every
@@ -190,7 +190,7 @@ class RegisterCheckerTest {
     }
 
     /**
-     * KNOWN BUG. T2 reads x = 1, then x = 2, which T1 wrote and failed. Elle's {@code g1a-cases}
+     * Regression (once a departure from Elle). T2 reads x = 1, then x = 2, which T1 wrote and failed. Elle's {@code g1a-cases}
      * scans every read micro-op of ok transactions, not only external reads: G1a, besides the
      * internal (non-repeatable) read. The checker tests only external reads: internal alone.
      */
@@ -205,7 +205,7 @@ class RegisterCheckerTest {
     }
 
     /**
-     * KNOWN BUG. As above with an intermediate write: 2 is T1's first of two writes of x. Elle's
+     * Regression (once a departure from Elle). As above with an intermediate write: 2 is T1's first of two writes of x. Elle's
      * {@code g1b-cases} scans every read micro-op: G1b and internal. The checker: internal alone.
      */
     @Test
@@ -219,7 +219,7 @@ class RegisterCheckerTest {
     }
 
     /**
-     * KNOWN BUG. T0 writes x = 1 then 2 and fails; T2, concurrent, then commits a read of x = 1. Elle's
+     * Regression (once a departure from Elle). T0 writes x = 1 then 2 and fails; T2, concurrent, then commits a read of x = 1. Elle's
      * {@code failed-writes} and {@code intermediate-writes} both cover failed transactions (the
      * latter folds over the whole history), so the read is G1a and G1b. The checker reports a read
      * of a failed writer's value as G1a only (it reports G1b too when the read precedes the
