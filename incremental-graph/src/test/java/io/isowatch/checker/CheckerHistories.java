@@ -83,16 +83,22 @@ final class CheckerHistories {
     static final class Builder {
         private final List<Op> ops = new ArrayList<>();
         private final Map<Long, List<MicroOp>> open = new HashMap<>();
+        private final java.util.function.BiFunction<String, Long, List<MicroOp>> notation;
+
+        /** A builder reading transactions in {@code notation} (text, key base to micro-ops). */
+        Builder(java.util.function.BiFunction<String, Long, List<MicroOp>> notation) {
+            this.notation = notation;
+        }
 
         Builder invoke(long process, String text) {
-            List<MicroOp> inv = invocation(mops(text, 0));
+            List<MicroOp> inv = invocation(notation.apply(text, 0L));
             open.put(process, inv);
             return add(OpType.INVOKE, process, inv);
         }
 
         Builder ok(long process, String text) {
             open.remove(process);
-            return add(OpType.OK, process, mops(text, 0));
+            return add(OpType.OK, process, notation.apply(text, 0L));
         }
 
         Builder fail(long process) {
@@ -118,8 +124,9 @@ final class CheckerHistories {
         }
     }
 
+    /** A list-append history in this class's notation. */
     static Builder history() {
-        return new Builder();
+        return new Builder(CheckerHistories::mops);
     }
 
     /** Runs the incremental checker over {@code ops} in the order given. */

@@ -132,12 +132,12 @@ final class RegisterAnomalyInjector {
             }
             for (int i : shuffled(members, random)) {
                 List<MicroOp> done = RegisterHistories.mops(p.steps.get(i).mops(), firstKey);
-                out.add(new Op(0, 0, OpType.INVOKE, process(p, i, firstProcess), RegisterHistories.invocation(done)));
+                out.add(new Op(0, 0, OpType.INVOKE, process(p, i, firstProcess), CheckerHistories.invocation(done)));
             }
             for (int i : shuffled(members, random)) {
                 Step s = p.steps.get(i);
                 List<MicroOp> done = RegisterHistories.mops(s.mops(), firstKey);
-                List<MicroOp> value = s.outcome() == OpType.OK ? done : RegisterHistories.invocation(done);
+                List<MicroOp> value = s.outcome() == OpType.OK ? done : CheckerHistories.invocation(done);
                 out.add(new Op(0, 0, s.outcome(), process(p, i, firstProcess), value));
             }
         }

@@ -4,12 +4,9 @@ import io.isowatch.anomaly.Finding;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
-import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -46,57 +43,9 @@ final class RegisterHistories {
         return out;
     }
 
-    /** The invocation of a transaction: its micro-ops with every read's value unknown (nil). */
-    static List<MicroOp> invocation(List<MicroOp> completed) {
-        return completed.stream()
-                .map(m -> m instanceof MicroOp.Read r ? new MicroOp.Read(r.key(), null) : m)
-                .toList();
-    }
-
-    /**
-     * Builds a history event by event with dense indices and increasing times; fail and info
-     * completions repeat the invocation, as Jepsen writes them.
-     */
-    static final class Builder {
-        private final List<Op> ops = new ArrayList<>();
-        private final Map<Long, List<MicroOp>> open = new HashMap<>();
-
-        Builder invoke(long process, String text) {
-            List<MicroOp> inv = invocation(mops(text, 0));
-            open.put(process, inv);
-            return add(OpType.INVOKE, process, inv);
-        }
-
-        Builder ok(long process, String text) {
-            open.remove(process);
-            return add(OpType.OK, process, mops(text, 0));
-        }
-
-        Builder fail(long process) {
-            return add(OpType.FAIL, process, open.remove(process));
-        }
-
-        Builder info(long process) {
-            return add(OpType.INFO, process, open.remove(process));
-        }
-
-        /** An invocation immediately followed by its ok completion. */
-        Builder txn(long process, String text) {
-            return invoke(process, text).ok(process, text);
-        }
-
-        private Builder add(OpType type, long process, List<MicroOp> value) {
-            ops.add(new Op(ops.size(), 1_000L * (ops.size() + 1), type, process, value));
-            return this;
-        }
-
-        List<Op> build() {
-            return List.copyOf(ops);
-        }
-    }
-
-    static Builder history() {
-        return new Builder();
+    /** A register history in this class's notation. */
+    static CheckerHistories.Builder history() {
+        return new CheckerHistories.Builder(RegisterHistories::mops);
     }
 
     /** Which version-order sources to assume; the name says which, as the CLI flags do. */
