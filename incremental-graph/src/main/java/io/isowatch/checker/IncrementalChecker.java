@@ -6,7 +6,6 @@ import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.anomaly.Evidence;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.Txn;
-import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.DependencyGraph;
 import io.isowatch.graph.EdgeKind;
@@ -17,7 +16,6 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -66,15 +64,13 @@ public final class IncrementalChecker {
     private final MutableDependencyGraph graph;
     private final CycleFinder cycles;
     private final Inference inference;
+    private final SessionOrder sessions;
     private final Context context = new Context();
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
     private final Consumer<Op> processEvent = this::process;
 
     private final LongIntMap openTxn = new LongIntMap();
     private final LongIntMap crashed = new LongIntMap();
-    private final LongIntMap lastCommitted = new LongIntMap();
-    private final IntList realtimeFrontier = new IntList();
-    private int[][] realtimePredecessors = new int[1024][];
     private final List<Finding> findings = new ArrayList<>();
 
     private Op current;
@@ -84,7 +80,6 @@ public final class IncrementalChecker {
     private long info;
     private long fail;
     private boolean finished;
-    private boolean realtimeEdgeToFailed;
 
     public IncrementalChecker(CheckerOptions options, AtomTable atoms, Consumer<Finding> listener) {
         this.options = Objects.requireNonNull(options, "options");
@@ -97,6 +92,7 @@ public final class IncrementalChecker {
         this.reorder = new ReorderBuffer(options.reorderWindow());
         this.graph = new MutableDependencyGraph(options.workload() == Workload.RW_REGISTER
                 ? MutableDependencyGraph.REGISTER_EXPLANATIONS : MutableDependencyGraph.LIST_APPEND_EXPLANATIONS);
+        this.sessions = new SessionOrder(realtime, process);
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget());
         this.inference = options.workload() == Workload.RW_REGISTER
                 ? new RegisterInference(context, options.registerOptions())
@@ -171,12 +167,7 @@ public final class IncrementalChecker {
         openTxn.put(p, id);
         graph.ensureNode(id);
         inference.invoked(id, op);
-        if (realtime) {
-            if (id >= realtimePredecessors.length) {
-                realtimePredecessors = Arrays.copyOf(realtimePredecessors, realtimePredecessors.length * 2);
-            }
-            realtimePredecessors[id] = realtimeFrontier.toArray();
-        }
+        sessions.invoked(id);
     }
 
     // ---- completions ----
@@ -201,44 +192,10 @@ public final class IncrementalChecker {
             default -> fail++;
         }
         boolean[] prefixRead = inference.completed(id, op, outcome);
-        sessionEdges(id, outcome);
+        sessions.completed(id, p, outcome, this::link);
         txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
-    }
-
-    private void sessionEdges(int id, byte outcome) {
-        if (realtime) {
-            int[] before = realtimePredecessors[id];
-            realtimePredecessors[id] = null;
-            if (outcome != TxnTable.FAIL) {
-                for (int p : before) {
-                    link(p, id, EdgeKind.REALTIME);
-                }
-            } else if (before.length > 0) {
-                // Elle links realtime predecessors to failed transactions too; such edges can
-                // close no cycle, so they are not stored, but they make Elle's graph non-empty.
-                realtimeEdgeToFailed = true;
-            }
-            if (outcome == TxnTable.OK) {
-                for (int p : before) {
-                    for (int i = 0; i < realtimeFrontier.size(); i++) {
-                        if (realtimeFrontier.get(i) == p) {
-                            realtimeFrontier.swapRemove(i);
-                            break;
-                        }
-                    }
-                }
-                realtimeFrontier.add(id);
-            }
-        }
-        if (process && outcome == TxnTable.OK) {
-            long p = txns.process(id);
-            int previous = lastCommitted.put(p, id);
-            if (previous != LongIntMap.MISSING) {
-                link(previous, id, EdgeKind.PROCESS);
-            }
-        }
     }
 
     private void link(int from, int to, EdgeKind kind) {
@@ -265,7 +222,7 @@ public final class IncrementalChecker {
         reorder.flush(processEvent);
         finished = true;
         inference.settle();
-        if (graph.edgeCount() == 0 && !realtimeEdgeToFailed) {
+        if (graph.edgeCount() == 0 && !sessions.linkedToFailed()) {
             report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH,
                     "no dependency between any two transactions could be inferred", List.of()));
         }

@@ -5,10 +5,10 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 
 /**
  * Splices a known anomaly into a history: a small pattern of transactions on fresh keys (larger
@@ -87,8 +87,9 @@ final class AnomalyInjector {
      */
     static List<Op> events(Pattern p, long firstKey, long firstProcess, SplittableRandom random) {
         int n = p.steps.size();
-        int[] invokeOrder = order(n, random);
-        int[] completeOrder = order(n, random);
+        List<Integer> all = IntStream.range(0, n).boxed().toList();
+        List<Integer> invokeOrder = PatternSplicing.shuffled(all, random);
+        List<Integer> completeOrder = PatternSplicing.shuffled(all, random);
         List<Op> out = new ArrayList<>(2 * n);
         for (int i : invokeOrder) {
             List<MicroOp> done = CheckerHistories.mops(p.steps.get(i).mops(), firstKey);
@@ -116,29 +117,10 @@ final class AnomalyInjector {
     static List<Op> inject(List<Op> history, Pattern p, SplittableRandom random) {
         List<Op> pattern = events(p, CheckerHistories.maxKey(history) + 1,
                 CheckerHistories.maxProcess(history) + 1, random);
-        int[] gaps = new int[pattern.size()];
-        for (int i = 0; i < gaps.length; i++) {
-            gaps[i] = random.nextInt(history.size() + 1);
-        }
-        Arrays.sort(gaps);
-        List<Op> merged = new ArrayList<>(history.size() + pattern.size());
-        int next = 0;
-        for (int i = 0; i <= history.size(); i++) {
-            while (next < gaps.length && gaps[next] == i) {
-                merged.add(pattern.get(next++));
-            }
-            if (i < history.size()) {
-                merged.add(history.get(i));
-            }
-        }
-        return CheckerHistories.reindex(merged);
+        return PatternSplicing.splice(history, pattern, random);
     }
 
-    private static int[] order(int n, SplittableRandom random) {
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
+}
         if (random != null) {
             for (int i = n - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);

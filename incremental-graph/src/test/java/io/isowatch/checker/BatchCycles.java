@@ -1,6 +1,5 @@
 package io.isowatch.checker;
 
-import io.isowatch.cycle.CycleSpec;
 import io.isowatch.graph.EdgeKind;
 
 import java.util.ArrayList;
@@ -14,9 +13,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The graph half of {@link BatchReference}: the dependency graph, Tarjan's strongly connected
- * components, every simple cycle of a component, and the kind that explains each pair. Elle's
- * search over these lives in {@link BatchElleSearch}.
+ * The graph half of the batch references: the dependency graph, Tarjan's strongly connected
+ * components and every simple cycle of a component. Elle's search over these, and the kind that
+ * explains each pair, live in {@link BatchElleSearch}.
  *
  * <p>Enumerating simple cycles is exponential in the worst case; past {@link #MAX_CYCLES} in one
  * component the answer is null and the caller skips the case. Fine for the small histories the
@@ -49,14 +48,6 @@ final class BatchCycles {
             return k == null ? EnumSet.noneOf(EdgeKind.class) : k;
         }
 
-        /**
-         * The kind Elle's combined explainer gives the pair: the first of ww, wr, rw, process,
-         * realtime among the edges joining it (the enum's order).
-         */
-        EdgeKind explain(int from, int to) {
-            return out.get(from).get(to).iterator().next();
-        }
-
         Set<Integer> successors(int node) {
             return out.getOrDefault(node, Map.of()).keySet();
         }
@@ -68,15 +59,6 @@ final class BatchCycles {
     }
 
     private BatchCycles() {
-    }
-
-    /** Elle's cycle explainer: the type of a cycle from the kinds explaining its steps. */
-    static String explainedType(Graph g, List<Integer> cycle) {
-        EdgeKind[] steps = new EdgeKind[cycle.size()];
-        for (int i = 0; i < cycle.size(); i++) {
-            steps[i] = g.explain(cycle.get(i), cycle.get((i + 1) % cycle.size()));
-        }
-        return CycleSpec.classify(steps).elleName();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.cycle.CycleSpec;
 import io.isowatch.graph.EdgeKind;
 
 import java.util.ArrayList;
@@ -29,11 +30,27 @@ import java.util.TreeSet;
  * <li>cycle-exists cases whose model a found cycle type already rules out are dropped.</li>
  * </ol>
  *
+ * <p>The workloads differ in one place only: how a pair is explained. {@code elle.core/CombinedExplainer}
+ * takes the first explainer that explains a pair, and list-append combines its analyzers ww
+ * first ({@link #LIST_APPEND_ORDER}) while rw-register combines them as {@code [wr-graph,
+ * ww+rw-graph, additional graphs]} ({@code rw_register.clj}, {@code graph}; {@link
+ * #RW_REGISTER_ORDER}): there a pair joined by both a wr and a ww edge is explained as wr, so a
+ * ww + wr two-cycle is G1c, even when Elle's G0 search (ww edges only) met it. The order is a
+ * parameter of {@link #search}, which also lets the register reference imitate a checker that
+ * explains ww first.
+ *
  * <p>Elle's breadth-first search returns whichever matching cycle it meets first, which depends
  * on hash order. This restatement considers every matching simple cycle; when they would lead
  * to different outcomes the answer is ambiguous and {@link #search} returns null.
  */
 final class BatchElleSearch {
+
+    /** Elle's list-append explainer order: ww, wr, rw, process, realtime (the enum's order). */
+    static final List<EdgeKind> LIST_APPEND_ORDER = List.of(EdgeKind.WW, EdgeKind.WR, EdgeKind.RW,
+            EdgeKind.PROCESS, EdgeKind.REALTIME);
+    /** Elle's rw-register explainer order: wr before ww. */
+    static final List<EdgeKind> RW_REGISTER_ORDER = List.of(EdgeKind.WR, EdgeKind.WW, EdgeKind.RW,
+            EdgeKind.PROCESS, EdgeKind.REALTIME);
 
     private static final EnumSet<EdgeKind> WW = EnumSet.of(EdgeKind.WW);
     private static final EnumSet<EdgeKind> WW_WR = EnumSet.of(EdgeKind.WW, EdgeKind.WR);
@@ -79,12 +96,31 @@ final class BatchElleSearch {
         return cycleExistsType.substring(0, cycleExistsType.length() - "-cycle-exists".length());
     }
 
+    /** The kind that explains the pair: the first in {@code order} among the kinds joining it. */
+    static EdgeKind explain(BatchCycles.Graph g, int from, int to, List<EdgeKind> order) {
+        EnumSet<EdgeKind> kinds = g.kinds(from, to);
+        for (EdgeKind k : order) {
+            if (kinds.contains(k)) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("no edge " + from + " -> " + to);
+    }
+
+    /** Elle's cycle explainer: the type of a cycle from the kinds explaining its steps. */
+    static String explainedType(BatchCycles.Graph g, List<Integer> cycle, List<EdgeKind> order) {
+        EdgeKind[] steps = new EdgeKind[cycle.size()];
+        for (int i = 0; i < cycle.size(); i++) {
+            steps[i] = explain(g, cycle.get(i), cycle.get((i + 1) % cycle.size()), order);
+        }
+        return CycleSpec.classify(steps).elleName();
+    }
+
     /**
-     * The anomaly types Elle reports for one component; null when ambiguous or past the cycle cap.
-     * With {@code explainingKindOnly}, each step may use only the kind that explains its pair
-     * (the checker's search).
+     * The anomaly types Elle reports for one component, each cycle explained pair by pair in the
+     * workload's {@code order}; null when ambiguous or past the cycle cap.
      */
-    static Set<String> search(BatchCycles.Graph g, List<Integer> scc, boolean explainingKindOnly) {
+    static Set<String> search(BatchCycles.Graph g, List<Integer> scc, List<EdgeKind> order) {
         Set<String> out = new TreeSet<>();
         List<String> cases = cycleExistsCases(g, scc);
         if (cases.isEmpty()) {
@@ -101,8 +137,8 @@ final class BatchElleSearch {
             }
             Set<String> outcomes = new HashSet<>();
             for (List<Integer> cycle : cycles) {
-                if (matches(g, cycle, type, explainingKindOnly)) {
-                    String explained = BatchCycles.explainedType(g, cycle);
+                if (matches(g, cycle, type)) {
+                    String explained = explainedType(g, cycle, order);
                     outcomes.add(typed(type) && !explained.equals(type) ? "" : explained);
                 }
             }
@@ -125,6 +161,7 @@ final class BatchElleSearch {
 
     // ---- the cycle-exists pass ----
 
+    /** Elle's {@code cycle-exists-cases}: each model's subgraph, unless an earlier row ruled it out. */
     private static List<String> cycleExistsCases(BatchCycles.Graph g, List<Integer> scc) {
         List<String> cases = new ArrayList<>();
         Set<String> redundant = new HashSet<>();
@@ -143,6 +180,7 @@ final class BatchElleSearch {
         return ConsistencyModels.anomaliesProhibitedBy(possible);
     }
 
+    /** A spec's subgraph of the component; {@code [:extension A rw]} adds A-then-rw shortcuts. */
     private static Map<Integer, Set<Integer>> subgraph(BatchCycles.Graph g, List<Integer> scc, CycleExists spec) {
         Set<Integer> members = new HashSet<>(scc);
         Map<Integer, Set<Integer>> a = new HashMap<>();
@@ -173,7 +211,7 @@ final class BatchElleSearch {
         return ext;
     }
 
-    /** A cycle through two or more nodes, or a self-loop. */
+    /** A cycle through two or more nodes, or a self-loop (which an extension can make). */
     private static boolean hasCycle(Map<Integer, Set<Integer>> adj) {
         BatchCycles.Graph g = new BatchCycles.Graph();
         for (Map.Entry<Integer, Set<Integer>> e : adj.entrySet()) {
@@ -189,6 +227,7 @@ final class BatchElleSearch {
 
     // ---- one spec ----
 
+    /** G0 and G1c searches keep any cycle; the others only one explained as their type. */
     private static boolean typed(String type) {
         return !(type.startsWith("G0") || type.startsWith("G1c"));
     }
@@ -198,7 +237,7 @@ final class BatchElleSearch {
      * edge's kinds among those the spec allows, and the choices meet the spec (required kinds,
      * the number and adjacency of rw steps).
      */
-    static boolean matches(BatchCycles.Graph g, List<Integer> cycle, String type, boolean explainingKindOnly) {
+    static boolean matches(BatchCycles.Graph g, List<Integer> cycle, String type) {
         EdgeKind variant = type.endsWith("-realtime") ? EdgeKind.REALTIME
                 : type.endsWith("-process") ? EdgeKind.PROCESS : null;
         String base = variant == null ? type : type.substring(0, type.lastIndexOf('-'));
@@ -210,10 +249,7 @@ final class BatchElleSearch {
         int n = cycle.size();
         List<EnumSet<EdgeKind>> choices = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int from = cycle.get(i);
-            int to = cycle.get((i + 1) % n);
-            EnumSet<EdgeKind> k = explainingKindOnly
-                    ? EnumSet.of(g.explain(from, to)) : EnumSet.copyOf(g.kinds(from, to));
+            EnumSet<EdgeKind> k = EnumSet.copyOf(g.kinds(cycle.get(i), cycle.get((i + 1) % n)));
             k.retainAll(allowed);
             if (k.isEmpty()) {
                 return false;

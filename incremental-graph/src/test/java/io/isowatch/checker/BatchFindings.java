@@ -1,6 +1,6 @@
 package io.isowatch.checker;
 
-import io.isowatch.checker.BatchReference.Txn;
+import io.isowatch.checker.BatchHistory.Txn;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.OpType;
 

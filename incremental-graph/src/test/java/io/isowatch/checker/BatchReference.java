@@ -1,11 +1,11 @@
 package io.isowatch.checker;
 
+import io.isowatch.checker.BatchHistory.Txn;
 import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
-import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,44 +67,9 @@ final class BatchReference {
         }
     }
 
-    /** One transaction: its invocation and, unless still pending, its completion. */
-    static final class Txn {
-        final int id;
-        final Op invoke;
-        Op completion;
-
-        Txn(int id, Op invoke) {
-            this.id = id;
-            this.invoke = invoke;
-        }
-
-        OpType type() {
-            return completion == null ? null : completion.type();
-        }
-
-        boolean ok() {
-            return type() == OpType.OK;
-        }
-
-        /** Elle's {@code h/possible}: ok or info. */
-        boolean possible() {
-            return type() == OpType.OK || type() == OpType.INFO;
-        }
-
-        List<MicroOp> value() {
-            return completion != null ? completion.value() : invoke.value();
-        }
-
-        @Override
-        public String toString() {
-            return "T" + id + "@" + (completion == null ? invoke.index() + "(pending)" : completion.index());
-        }
-    }
-
-    private final List<Op> events;
+    private final BatchHistory history;
+    private final List<Txn> txns;
     private final Set<BatchDeviation> deviations;
-    private final List<Txn> txns = new ArrayList<>();
-    private final Map<Op, Txn> byEvent = new HashMap<>();
     /** For each incompatible key, which of its longest reads is the order (Elle picks by hash order). */
     private final Map<Long, Integer> longestChoice;
     /** For each incompatible key, how many distinct longest reads it has. */
@@ -122,7 +87,8 @@ final class BatchReference {
     private final SortedSet<String> found = new TreeSet<>();
 
     private BatchReference(List<Op> events, Set<BatchDeviation> deviations, Map<Long, Integer> longestChoice) {
-        this.events = events;
+        this.history = new BatchHistory(events);
+        this.txns = history.txns;
         this.deviations = deviations;
         this.longestChoice = longestChoice;
     }
@@ -170,15 +136,14 @@ final class BatchReference {
     private Result run(Set<String> models, Set<String> extraAnomalies) {
         Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
         Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);
-        pair();
         indexes();
         dataEdges();
         if (ConsistencyModels.realtimeNeeded(reportable)) {
-            realtimeEdges();
+            BatchHistory.link(graph, history.realtimeGraph(), EdgeKind.REALTIME);
         } else if (ConsistencyModels.processNeeded(reportable)) {
-            processEdges();
+            BatchHistory.link(graph, history.processGraph(), EdgeKind.PROCESS);
         }
-        if (!cycles()) {
+        if (!BatchHistory.searchCycles(graph, BatchElleSearch.LIST_APPEND_ORDER, found)) {
             return null;
         }
         BatchFindings.addAll(this);
@@ -194,28 +159,9 @@ final class BatchReference {
         return result(reportable, prohibited, uncertain, cyclesUncertain);
     }
 
-    /** Elle's {@code txn/cycles}: each component searched on its own; false when ambiguous. */
-    private boolean cycles() {
-        for (List<Integer> scc : BatchCycles.components(graph)) {
-            if (scc.size() > 1) {
-                Set<String> types = BatchElleSearch.search(graph, scc, false);
-                if (types == null) {
-                    return false;
-                }
-                found.addAll(types);
-            }
-        }
-        return true;
-    }
-
     private Result result(Set<String> reportable, Set<String> prohibited, Set<String> uncertain,
                           boolean cyclesUncertain) {
-        SortedSet<String> types = new TreeSet<>(found);
-        types.retainAll(reportable);
-        // Elle's remove-redundant-cycle-exists: drop a fallback whose model another type rules out.
-        Set<String> ruledOut = ConsistencyModels.impossibleModels(
-                types.stream().filter(t -> !BatchElleSearch.isCycleExists(t)).toList());
-        types.removeIf(t -> BatchElleSearch.isCycleExists(t) && ruledOut.contains(BatchElleSearch.modelOf(t)));
+        SortedSet<String> types = BatchHistory.reported(found, reportable);
         if (types.isEmpty()) {
             return new Result(Validity.TRUE, types, new TreeSet<>(found), new TreeSet<>(), new TreeSet<>(),
                     graph.edgeCount(), uncertain, cyclesUncertain);
@@ -257,27 +203,7 @@ final class BatchReference {
         return invoked.getOrDefault(key, Map.of()).get(element);
     }
 
-    // ---- pairing and indexes ----
-
-    /** Pairs each completion with its process's open invocation. */
-    private void pair() {
-        Map<Long, Txn> open = new HashMap<>();
-        for (Op op : events) {
-            if (op.type() == OpType.INVOKE) {
-                Txn t = new Txn(txns.size(), op);
-                txns.add(t);
-                open.put(op.process(), t);
-                byEvent.put(op, t);
-            } else {
-                Txn t = open.remove(op.process());
-                if (t == null) {
-                    throw new IllegalArgumentException("completion without invocation: " + op);
-                }
-                t.completion = op;
-                byEvent.put(op, t);
-            }
-        }
-    }
+    // ---- indexes ----
 
     /** Elle's {@code sorted-values}, {@code incompatible-orders}, {@code append-index}, write and read indexes. */
     private void indexes() {
@@ -370,44 +296,6 @@ final class BatchReference {
             return INIT;
         }
         return order.get(order.size() - 1);
-    }
-
-    /**
-     * Elle's {@code realtime-graph}: each invocation is linked from every op in the buffer of
-     * completed oks (to its completion, whatever its type); an ok completion replaces its own
-     * predecessors in the buffer. Fail and info completions leave the buffer alone.
-     */
-    private void realtimeEdges() {
-        Set<Txn> buffer = new LinkedHashSet<>();
-        Map<Txn, List<Txn>> predecessors = new HashMap<>();
-        for (Op op : events) {
-            Txn t = byEvent.get(op);
-            if (op.type() == OpType.INVOKE) {
-                if (t.completion != null) {
-                    predecessors.put(t, new ArrayList<>(buffer));
-                    for (Txn b : buffer) {
-                        graph.link(b.id, t.id, EdgeKind.REALTIME);
-                    }
-                }
-            } else if (op.type() == OpType.OK) {
-                predecessors.getOrDefault(t, List.of()).forEach(buffer::remove);
-                buffer.add(t);
-            }
-        }
-    }
-
-    /** Elle's {@code process-graph}: consecutive ok ops of each process. */
-    private void processEdges() {
-        Map<Long, Txn> last = new HashMap<>();
-        for (Op op : events) {
-            if (op.type() == OpType.OK) {
-                Txn t = byEvent.get(op);
-                Txn before = last.put(op.process(), t);
-                if (before != null) {
-                    graph.link(before.id, t.id, EdgeKind.PROCESS);
-                }
-            }
-        }
     }
 
     static List<Long> list(long[] values) {

@@ -5,7 +5,6 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -130,11 +129,11 @@ final class RegisterAnomalyInjector {
                     members.add(i);
                 }
             }
-            for (int i : shuffled(members, random)) {
+            for (int i : PatternSplicing.shuffled(members, random)) {
                 List<MicroOp> done = RegisterHistories.mops(p.steps.get(i).mops(), firstKey);
                 out.add(new Op(0, 0, OpType.INVOKE, process(p, i, firstProcess), CheckerHistories.invocation(done)));
             }
-            for (int i : shuffled(members, random)) {
+            for (int i : PatternSplicing.shuffled(members, random)) {
                 Step s = p.steps.get(i);
                 List<MicroOp> done = RegisterHistories.mops(s.mops(), firstKey);
                 List<MicroOp> value = s.outcome() == OpType.OK ? done : CheckerHistories.invocation(done);
@@ -157,33 +156,10 @@ final class RegisterAnomalyInjector {
     static List<Op> inject(List<Op> history, Pattern p, SplittableRandom random) {
         List<Op> pattern = events(p, CheckerHistories.maxKey(history) + 1,
                 CheckerHistories.maxProcess(history) + 1, random);
-        int[] gaps = new int[pattern.size()];
-        for (int i = 0; i < gaps.length; i++) {
-            gaps[i] = random.nextInt(history.size() + 1);
-        }
-        Arrays.sort(gaps);
-        List<Op> merged = new ArrayList<>(history.size() + pattern.size());
-        int next = 0;
-        for (int i = 0; i <= history.size(); i++) {
-            while (next < gaps.length && gaps[next] == i) {
-                merged.add(pattern.get(next++));
-            }
-            if (i < history.size()) {
-                merged.add(history.get(i));
-            }
-        }
-        return CheckerHistories.reindex(merged);
+        return PatternSplicing.splice(history, pattern, random);
     }
 
-    private static List<Integer> shuffled(List<Integer> items, SplittableRandom random) {
-        List<Integer> a = new ArrayList<>(items);
-        if (random != null) {
-            for (int i = a.size() - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                Integer t = a.get(i);
-                a.set(i, a.get(j));
-                a.set(j, t);
-            }
+}
         }
         return a;
     }

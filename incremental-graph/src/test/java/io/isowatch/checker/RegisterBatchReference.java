@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.checker.BatchHistory.Txn;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
@@ -23,7 +24,8 @@ import java.util.TreeSet;
  * {@link IncrementalChecker} against on small histories. It shares no code with the checker
  * beyond the anomaly lattice ({@link ConsistencyModels}) and the cycle classifier, and follows
  * jepsen-io/elle's {@code rw_register.clj} and {@code txn.clj} function by function; each method
- * names the Elle function it restates. The cycle search is {@link RegisterBatchSearch}.
+ * names the Elle function it restates. The cycle search is {@link BatchElleSearch}, explaining
+ * pairs in rw-register's order.
  *
  * <p>In outline: external reads and writes per transaction ({@code txn/ext-reads},
  * {@code ext-writes}); indexes over ok transactions only ({@code ext-index}); wr from the unique
@@ -88,40 +90,10 @@ final class RegisterBatchReference {
         }
     }
 
-    /** One transaction: its invocation and, unless still pending, its completion. */
-    static final class Txn {
-        final int id;
-        final Op invoke;
-        Op completion;
-
-        Txn(int id, Op invoke) {
-            this.id = id;
-            this.invoke = invoke;
-        }
-
-        OpType type() {
-            return completion == null ? null : completion.type();
-        }
-
-        boolean ok() {
-            return type() == OpType.OK;
-        }
-
-        List<MicroOp> value() {
-            return completion != null ? completion.value() : invoke.value();
-        }
-
-        @Override
-        public String toString() {
-            return "T" + id + "@" + (completion == null ? invoke.index() + "(pending)" : completion.index());
-        }
-    }
-
-    private final List<Op> events;
+    private final BatchHistory history;
+    private final List<Txn> txns;
     private final RegisterOptions sources;
     private final Set<Deviation> deviations;
-    private final List<Txn> txns = new ArrayList<>();
-    private final Map<Op, Txn> byEvent = new HashMap<>();
     /** Elle's ext-index of writes over ok ops: key -> value -> writers. */
     private final Map<Long, Map<Long, List<Txn>>> writers = new HashMap<>();
     /** Elle's ext-index of reads over ok ops: key -> version (nil included) -> readers. */
@@ -132,7 +104,8 @@ final class RegisterBatchReference {
     private final SortedSet<String> found = new TreeSet<>();
 
     private RegisterBatchReference(List<Op> events, RegisterOptions sources, Set<Deviation> deviations) {
-        this.events = events;
+        this.history = new BatchHistory(events);
+        this.txns = history.txns;
         this.sources = sources;
         this.deviations = deviations;
     }
@@ -155,26 +128,19 @@ final class RegisterBatchReference {
     private Result run(Set<String> models, Set<String> anomalies) {
         Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, anomalies);
         Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, anomalies);
-        pair();
         extIndexes();
         wrGraph();
         versionGraphs();
         versionGraphsToTransactionGraph();
         if (ConsistencyModels.realtimeNeeded(reportable)) {
-            realtimeGraph().forEach((a, bs) -> bs.forEach(b -> graph.link(a.id, b.id, EdgeKind.REALTIME)));
+            BatchHistory.link(graph, history.realtimeGraph(), EdgeKind.REALTIME);
         } else if (ConsistencyModels.processNeeded(reportable)) {
-            processGraph().forEach((a, bs) -> bs.forEach(b -> graph.link(a.id, b.id, EdgeKind.PROCESS)));
+            BatchHistory.link(graph, history.processGraph(), EdgeKind.PROCESS);
         }
         List<EdgeKind> order = deviations.contains(Deviation.WW_EXPLAINED_FIRST)
-                ? RegisterBatchSearch.WW_FIRST : RegisterBatchSearch.ELLE_ORDER;
-        for (List<Integer> scc : BatchCycles.components(graph)) {
-            if (scc.size() > 1) {
-                Set<String> types = RegisterBatchSearch.search(graph, scc, order);
-                if (types == null) {
-                    return null;
-                }
-                found.addAll(types);
-            }
+                ? BatchElleSearch.LIST_APPEND_ORDER : BatchElleSearch.RW_REGISTER_ORDER;
+        if (!BatchHistory.searchCycles(graph, order, found)) {
+            return null;
         }
         badReads();
         for (Txn t : txns) {
@@ -193,11 +159,7 @@ final class RegisterBatchReference {
 
     /** Elle's {@code result-map}, with {@code remove-redundant-cycle-exists}. */
     private Result result(Set<String> reportable, Set<String> prohibited) {
-        SortedSet<String> types = new TreeSet<>(found);
-        types.retainAll(reportable);
-        Set<String> ruledOut = ConsistencyModels.impossibleModels(
-                types.stream().filter(t -> !BatchElleSearch.isCycleExists(t)).toList());
-        types.removeIf(t -> BatchElleSearch.isCycleExists(t) && ruledOut.contains(BatchElleSearch.modelOf(t)));
+        SortedSet<String> types = BatchHistory.reported(found, reportable);
         if (types.isEmpty()) {
             return new Result(Validity.TRUE, types, new TreeSet<>(found), new TreeSet<>(), new TreeSet<>());
         }
@@ -207,27 +169,7 @@ final class RegisterBatchReference {
                 new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()));
     }
 
-    // ---- transactions and indexes ----
-
-    /** Pairs each completion with its process's open invocation. */
-    private void pair() {
-        Map<Long, Txn> open = new HashMap<>();
-        for (Op op : events) {
-            if (op.type() == OpType.INVOKE) {
-                Txn t = new Txn(txns.size(), op);
-                txns.add(t);
-                open.put(op.process(), t);
-                byEvent.put(op, t);
-            } else {
-                Txn t = open.remove(op.process());
-                if (t == null) {
-                    throw new IllegalArgumentException("completion without invocation: " + op);
-                }
-                t.completion = op;
-                byEvent.put(op, t);
-            }
-        }
-    }
+    // ---- indexes ----
 
     /** Jepsen's {@code txn/ext-reads}: per key, the value of the first micro-op if it is a read. */
     static Map<Long, Ver> extReads(List<MicroOp> mops) {
@@ -312,11 +254,11 @@ final class RegisterBatchReference {
             graphers.add(wfrVersionGraphs());
         }
         if (sources.sequentialKeys()) {
-            graphers.add(transactionGraphToVersionGraphs(processGraph()));
+            graphers.add(transactionGraphToVersionGraphs(history.processGraph()));
         }
         if (sources.linearizableKeys()) {
             graphers.add(deviations.contains(Deviation.REALTIME_REDUCTION)
-                    ? reducedRealtimeVersionGraphs() : transactionGraphToVersionGraphs(realtimeGraph()));
+                    ? reducedRealtimeVersionGraphs() : transactionGraphToVersionGraphs(history.realtimeGraph()));
         }
         for (Map<Long, Map<Ver, Set<Ver>>> source : graphers) {
             Map<Long, Map<Ver, Set<Ver>>> merged = copy(versions);
@@ -522,47 +464,6 @@ final class RegisterBatchReference {
                 }
             }
         }));
-    }
-
-    // ---- session graphs ----
-
-    /**
-     * Elle's {@code realtime-graph}: each invocation (of an op that completed) is linked from
-     * every op in the buffer of oks; an ok completion replaces its own predecessors in the buffer.
-     */
-    private Map<Txn, List<Txn>> realtimeGraph() {
-        Map<Txn, List<Txn>> out = new LinkedHashMap<>();
-        Set<Txn> buffer = new LinkedHashSet<>();
-        Map<Txn, List<Txn>> predecessors = new HashMap<>();
-        for (Op op : events) {
-            Txn t = byEvent.get(op);
-            if (op.type() == OpType.INVOKE) {
-                if (t.completion != null) {
-                    predecessors.put(t, new ArrayList<>(buffer));
-                    buffer.forEach(b -> out.computeIfAbsent(b, x -> new ArrayList<>()).add(t));
-                }
-            } else if (op.type() == OpType.OK) {
-                predecessors.getOrDefault(t, List.of()).forEach(buffer::remove);
-                buffer.add(t);
-            }
-        }
-        return out;
-    }
-
-    /** Elle's {@code process-graph}: consecutive ok ops of each process. */
-    private Map<Txn, List<Txn>> processGraph() {
-        Map<Txn, List<Txn>> out = new LinkedHashMap<>();
-        Map<Long, Txn> last = new HashMap<>();
-        for (Op op : events) {
-            if (op.type() == OpType.OK) {
-                Txn t = byEvent.get(op);
-                Txn before = last.put(op.process(), t);
-                if (before != null) {
-                    out.computeIfAbsent(before, x -> new ArrayList<>()).add(t);
-                }
-            }
-        }
-        return out;
     }
 
     // ---- anomalies that are not cycles ----
