@@ -119,16 +119,4 @@ final class AnomalyInjector {
                 CheckerHistories.maxProcess(history) + 1, random);
         return PatternSplicing.splice(history, pattern, random);
     }
-
-}
-        if (random != null) {
-            for (int i = n - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                int t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-            }
-        }
-        return a;
-    }
 }

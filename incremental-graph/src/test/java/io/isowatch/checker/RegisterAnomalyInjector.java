@@ -158,9 +158,4 @@ final class RegisterAnomalyInjector {
                 CheckerHistories.maxProcess(history) + 1, random);
         return PatternSplicing.splice(history, pattern, random);
     }
-
-}
-        }
-        return a;
-    }
 }
