@@ -54,7 +54,8 @@ final class BatchReference {
      * boundary, and, when imitating deviations, the types the checker may get either way.
      */
     record Result(Validity valid, SortedSet<String> types, SortedSet<String> all, SortedSet<String> not,
-                  SortedSet<String> alsoNot, int edges, Set<String> uncertain, boolean cyclesUncertain) {
+                  SortedSet<String> alsoNot, int edges, Set<String> uncertain, boolean cyclesUncertain)
+            implements CheckerAgreement.ReferenceVerdict {
 
         boolean sameVerdict(Result o) {
             return valid == o.valid && types.equals(o.types) && not.equals(o.not) && alsoNot.equals(o.alsoNot);

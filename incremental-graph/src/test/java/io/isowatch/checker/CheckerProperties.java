@@ -16,7 +16,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -121,9 +120,8 @@ class CheckerProperties {
                                                         @ForAll("models") Models models,
                                                         @ForAll long spliceSeed) {
         List<Op> history = generated(generator, pattern, spliceSeed);
-        for (int k = 0; k <= history.size(); k++) {
-            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k, false);
-        }
+        CheckerAgreement.forEachPrefix(history,
+                (prefix, k) -> assertAgreesWithReference(prefix, models, "prefix " + k, false));
     }
 
     /**
@@ -137,9 +135,8 @@ class CheckerProperties {
             @ForAll @net.jqwik.api.constraints.DoubleRange(min = 0.05, max = 0.5) double rate, @ForAll long seed) {
         List<Op> history = CheckerMutator.mutate(ListAppendGenerator.generate(generator), rate,
                 new SplittableRandom(seed));
-        for (int k = 0; k <= history.size(); k++) {
-            assertAgreesWithReference(history.subList(0, k), models, "prefix " + k, true);
-        }
+        CheckerAgreement.forEachPrefix(history,
+                (prefix, k) -> assertAgreesWithReference(prefix, models, "prefix " + k, true));
     }
 
     /**
@@ -154,24 +151,15 @@ class CheckerProperties {
             return;
         }
         Verdict actual = CheckerHistories.check(ops, models.options());
-        if (tolerateKnown && !agree(expected, actual)) {
+        if (tolerateKnown && !CheckerAgreement.agree(expected, actual)) {
             BatchReference.Result known = BatchReference.check(ops, models.models, models.anomalies,
                     EnumSet.allOf(BatchDeviation.class));
             if (known != null && agreeOnCertain(known, actual)) {
                 return;
             }
         }
-        java.util.function.Function<String, String> context = what -> what + ", " + where + " under " + models
-                + "; reference " + expected + "\n" + CheckerHistories.jsonLines(ops);
-        assertEquals(expected.types(), CheckerHistories.typeNames(actual), () -> context.apply("anomaly types"));
-        assertEquals(expected.valid(), actual.valid(), () -> context.apply("valid"));
-        assertEquals(expected.not(), actual.not(), () -> context.apply("not"));
-        assertEquals(expected.alsoNot(), actual.alsoNot(), () -> context.apply("also-not"));
-    }
-
-    private static boolean agree(BatchReference.Result r, Verdict v) {
-        return r.types().equals(CheckerHistories.typeNames(v)) && r.valid() == v.valid()
-                && r.not().equals(v.not()) && r.alsoNot().equals(v.alsoNot());
+        CheckerAgreement.assertSameVerdict(expected, actual, where + " under " + models
+                + "; reference " + expected + "\n" + CheckerHistories.jsonLines(ops));
     }
 
     /** Agreement on every type the imitated departures leave certain, and fully when the types match. */
@@ -189,7 +177,7 @@ class CheckerProperties {
         }
         // The boundary comes from every type found, reportable or not, uncertain ones included.
         boolean certain = r.uncertain().isEmpty() && !r.cyclesUncertain();
-        return certain ? agree(r, v) : r.valid() == v.valid();
+        return certain ? CheckerAgreement.agree(r, v) : r.valid() == v.valid();
     }
 
     // ---- reordering ----
@@ -211,39 +199,9 @@ class CheckerProperties {
         assertReorderedSame(h.ops(), h.options(), window, seed);
     }
 
-    /**
-     * The verdict (valid, anomaly types, boundary) is the same in order and reordered; a checker
-     * that throws on the history must throw the same way both times.
-     */
     private static void assertReorderedSame(List<Op> history, CheckerOptions options, int window, long seed) {
-        List<Op> shuffled = jitter(history, window, new SplittableRandom(seed));
-        String context = "window " + window + ", delivered as "
-                + shuffled.stream().map(o -> String.valueOf(o.index())).toList() + "\n"
-                + CheckerHistories.jsonLines(history);
-        Verdict inOrder;
-        try {
-            inOrder = CheckerHistories.check(history, options);
-        } catch (RuntimeException e) {
-            RuntimeException again = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                    () -> CheckerHistories.check(shuffled, options.withReorderWindow(window)), context);
-            assertEquals(String.valueOf(e), String.valueOf(again), context);
-            return;
-        }
-        Verdict reordered = CheckerHistories.check(shuffled, options.withReorderWindow(window));
-        assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context);
-        assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context);
-        assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context);
-        assertEquals(inOrder.alsoNot(), reordered.alsoNot(), () -> "also-not, " + context);
-    }
-
-    /** Sorts events by index plus a jitter in [0, window): no event moves past one more than window - 1 away. */
-    static List<Op> jitter(List<Op> history, int window, SplittableRandom random) {
-        List<long[]> keyed = new ArrayList<>(history.size());
-        for (int i = 0; i < history.size(); i++) {
-            keyed.add(new long[] {history.get(i).index() + random.nextInt(window), i});
-        }
-        keyed.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
-        return keyed.stream().map(a -> history.get((int) a[1])).toList();
+        List<Op> shuffled = CheckerAgreement.jitter(history, window, new SplittableRandom(seed));
+        CheckerAgreement.assertReorderedSame(history, shuffled, options, window, "", CheckerHistories::check);
     }
 
     // ---- injected anomalies ----

@@ -50,7 +50,7 @@ final class RegisterBatchReference {
 
     /** Elle's {@code :valid?}, the reportable anomaly types, every type found, and the boundary. */
     record Result(Validity valid, SortedSet<String> types, SortedSet<String> all, SortedSet<String> not,
-                  SortedSet<String> alsoNot) {
+                  SortedSet<String> alsoNot) implements CheckerAgreement.ReferenceVerdict {
     }
 
     /** Known ways the checker departs from Elle; each has a failing example in {@code RegisterCheckerTest}. */

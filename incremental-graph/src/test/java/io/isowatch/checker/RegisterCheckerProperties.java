@@ -19,7 +19,6 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
@@ -29,7 +28,6 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -144,13 +142,13 @@ class RegisterCheckerProperties {
                                                         @ForAll RegisterHistories.Sources sources,
                                                         @ForAll long spliceSeed) {
         List<Op> history = generated(generator, pattern, spliceSeed);
-        String agreement = "agrees";
-        for (int k = 0; k <= history.size(); k++) {
-            String a = assertAgreesWithReference(history.subList(0, k), models, sources, "prefix " + k);
-            if (!a.equals("agrees") && !agreement.startsWith("known")) {
-                agreement = a;
+        String[] agreement = {"agrees"};
+        CheckerAgreement.forEachPrefix(history, (prefix, k) -> {
+            String a = assertAgreesWithReference(prefix, models, sources, "prefix " + k);
+            if (!a.equals("agrees") && !agreement[0].startsWith("known")) {
+                agreement[0] = a;
             }
-        }
+        });
         Statistics.label("stale reads").collect(generator.staleReadRate() > 0);
         Statistics.label("events").collect(history.size() / 10 * 10);
         RegisterBatchReference.Result whole = RegisterBatchReference.check(history, models.models, Set.of(),
@@ -159,7 +157,7 @@ class RegisterCheckerProperties {
         if (whole != null) {
             whole.types().forEach(t -> Statistics.label("types").collect(t));
         }
-        Statistics.label("agreement (worst prefix)").collect(agreement);
+        Statistics.label("agreement (worst prefix)").collect(agreement[0]);
     }
 
     /**
@@ -175,21 +173,18 @@ class RegisterCheckerProperties {
             return "reference undecided";
         }
         Verdict actual = RegisterHistories.check(ops, RegisterHistories.options(models.models, sources.options));
-        if (agree(elle, actual)) {
+        if (CheckerAgreement.agree(elle, actual)) {
             return "agrees";
         }
         RegisterBatchReference.Result known = RegisterBatchReference.check(ops, models.models, Set.of(),
                 sources.options, RegisterBatchReference.knownDeviations());
-        if (known != null && agree(known, actual)) {
+        if (known != null && CheckerAgreement.agree(known, actual)) {
             return "known departure: " + departures(ops, models, sources, actual);
         }
         String context = where + " under " + models + ", " + sources + "; checker " + actual.valid() + " "
                 + CheckerHistories.typeNames(actual) + "; Elle (reference) " + elle + "; reference imitating known "
                 + "departures " + known + "\n" + CheckerHistories.jsonLines(ops);
-        assertEquals(elle.types(), CheckerHistories.typeNames(actual), () -> "anomaly types, " + context);
-        assertEquals(elle.valid(), actual.valid(), () -> "valid, " + context);
-        assertEquals(elle.not(), actual.not(), () -> "not, " + context);
-        assertEquals(elle.alsoNot(), actual.alsoNot(), () -> "also-not, " + context);
+        CheckerAgreement.assertSameVerdict(elle, actual, context);
         return fail("unreachable");
     }
 
@@ -199,16 +194,11 @@ class RegisterCheckerProperties {
         for (RegisterBatchReference.Deviation d : RegisterBatchReference.Deviation.values()) {
             RegisterBatchReference.Result r = RegisterBatchReference.check(ops, models.models, Set.of(), sources.options,
                     java.util.EnumSet.of(d));
-            if (r != null && agree(r, actual)) {
+            if (r != null && CheckerAgreement.agree(r, actual)) {
                 alone.add(d.name());
             }
         }
         return alone.isEmpty() ? "together" : String.join(" or ", alone);
-    }
-
-    private static boolean agree(RegisterBatchReference.Result r, Verdict v) {
-        return r.types().equals(CheckerHistories.typeNames(v)) && r.valid() == v.valid()
-                && r.not().equals(v.not()) && r.alsoNot().equals(v.alsoNot());
     }
 
     // ---- reordering ----
@@ -223,36 +213,13 @@ class RegisterCheckerProperties {
         List<Op> history = generated(generator, pattern, seed);
         CheckerOptions options = RegisterHistories.options(models.models, sources.options);
         List<Op> shuffled = jitter(history, window, new SplittableRandom(seed));
-        String context = "window " + window + " under " + models + ", " + sources + ", delivered as "
-                + shuffled.stream().map(o -> String.valueOf(o.index())).toList() + "\n"
-                + CheckerHistories.jsonLines(history);
-        Verdict inOrder;
-        try {
-            inOrder = RegisterHistories.check(history, options);
-        } catch (RuntimeException e) {
-            RuntimeException again = assertThrows(RuntimeException.class,
-                    () -> RegisterHistories.check(shuffled, options.withReorderWindow(window)), context);
-            assertEquals(String.valueOf(e), String.valueOf(again), context);
-            return;
-        }
-        Verdict reordered = RegisterHistories.check(shuffled, options.withReorderWindow(window));
-        assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context);
-        assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context);
-        assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context);
-        assertEquals(inOrder.alsoNot(), reordered.alsoNot(), () -> "also-not, " + context);
+        CheckerAgreement.assertReorderedSame(history, shuffled, options, window, " under " + models + ", " + sources,
+                RegisterHistories::check);
     }
 
-    /**
-     * Sorts events by index plus a jitter in [0, window), ties in history order: an event is
-     * overtaken only by events fewer than {@code window} positions after it.
-     */
+    /** {@link CheckerAgreement#jitter}, checked: generated histories have dense indices. */
     static List<Op> jitter(List<Op> history, int window, SplittableRandom random) {
-        List<long[]> keyed = new ArrayList<>(history.size());
-        for (int i = 0; i < history.size(); i++) {
-            keyed.add(new long[] {history.get(i).index() + random.nextInt(window), i});
-        }
-        keyed.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
-        List<Op> out = keyed.stream().map(a -> history.get((int) a[1])).toList();
+        List<Op> out = CheckerAgreement.jitter(history, window, random);
         for (int i = 0; i < out.size(); i++) {
             assertTrue(Math.abs(out.get(i).index() - i) < window, "jitter moved an event too far");
         }

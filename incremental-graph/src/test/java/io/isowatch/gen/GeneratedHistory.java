@@ -12,16 +12,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A generated history with the linearization the generator chose, and independent checks of
- * what the generator promises. The checks share no code with the generator: the replay keeps
+ * A generated list-append history with the linearization the generator chose, and independent
+ * checks of what the generator promises; the static checks hold for both generators. The checks share no code with the generator: the replay keeps
  * its own map of lists.
  *
  * @param history       the events, in order
@@ -184,6 +186,38 @@ record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]>
                 fail(open + " keys in use at micro-op " + i + " with keyCount " + options.keyCount());
             }
         }
+    }
+
+    /** The generator is a function of its options: the same seed gives the same history. */
+    static void assertSameSeedSameHistory(Function<GeneratorOptions, List<Op>> generate, GeneratorOptions options) {
+        assertEquals(generate.apply(options), generate.apply(options));
+    }
+
+    /** Another seed gives another history. */
+    static void assertOtherSeedOtherHistory(Function<GeneratorOptions, List<Op>> generate, GeneratorOptions options) {
+        assertNotEquals(generate.apply(options), generate.apply(options.withSeed(43)));
+    }
+
+    /**
+     * A process that completed info never runs again, and its thread continues as process plus
+     * concurrency; at least 300 info completions, so the check has something to see.
+     */
+    static void assertInfoProcessesRetire(List<Op> history, int concurrency) {
+        Map<Long, Long> latestProcessOfThread = new HashMap<>();
+        Set<Long> retired = new HashSet<>();
+        for (Op op : history) {
+            long thread = op.process() % concurrency;
+            Long latest = latestProcessOfThread.put(thread, op.process());
+            if (latest != null && latest != op.process()) {
+                assertTrue(retired.contains(latest), () -> "thread changed process without info: " + op);
+                assertEquals(latest + concurrency, op.process(), "successor process id");
+            }
+            if (op.type() == OpType.INFO) {
+                retired.add(op.process());
+            }
+            assertFalse(op.type() == OpType.INVOKE && retired.contains(op.process()));
+        }
+        assertTrue(retired.size() > 300, "info completions: " + retired.size());
     }
 
     long count(OpType type) {

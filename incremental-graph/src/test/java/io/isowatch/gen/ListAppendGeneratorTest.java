@@ -6,14 +6,11 @@ import io.isowatch.history.OpType;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,14 +21,12 @@ class ListAppendGeneratorTest {
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratorOptions options = FAULTY.withTxnCount(2_000);
-        assertEquals(ListAppendGenerator.generate(options), ListAppendGenerator.generate(options));
+        GeneratedHistory.assertSameSeedSameHistory(ListAppendGenerator::generate, FAULTY.withTxnCount(2_000));
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratorOptions options = FAULTY.withTxnCount(2_000);
-        assertNotEquals(ListAppendGenerator.generate(options), ListAppendGenerator.generate(options.withSeed(43)));
+        GeneratedHistory.assertOtherSeedOtherHistory(ListAppendGenerator::generate, FAULTY.withTxnCount(2_000));
     }
 
     @Test
@@ -110,22 +105,7 @@ class ListAppendGeneratorTest {
     void infoProcesses_neverReappear_andTheirThreadContinuesAsProcessPlusConcurrency() {
         GeneratedHistory generated = GeneratedHistory.of(FAULTY);
         generated.assertWellFormed();
-        int concurrency = FAULTY.concurrency();
-        Map<Long, Long> latestProcessOfThread = new HashMap<>();
-        Set<Long> retired = new HashSet<>();
-        for (Op op : generated.history()) {
-            long thread = op.process() % concurrency;
-            Long latest = latestProcessOfThread.put(thread, op.process());
-            if (latest != null && latest != op.process()) {
-                assertTrue(retired.contains(latest), () -> "thread changed process without info: " + op);
-                assertEquals(latest + concurrency, op.process(), "successor process id");
-            }
-            if (op.type() == OpType.INFO) {
-                retired.add(op.process());
-            }
-            assertFalse(op.type() == OpType.INVOKE && retired.contains(op.process()));
-        }
-        assertTrue(retired.size() > 300, "info completions: " + retired.size());
+        GeneratedHistory.assertInfoProcessesRetire(generated.history(), FAULTY.concurrency());
     }
 
     @Test

@@ -33,14 +33,12 @@ class RegisterGeneratorTest {
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratorOptions options = FAULTY.withTxnCount(2_000);
-        assertEquals(RegisterGenerator.generate(options), RegisterGenerator.generate(options));
+        GeneratedHistory.assertSameSeedSameHistory(RegisterGenerator::generate, FAULTY.withTxnCount(2_000));
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratorOptions options = FAULTY.withTxnCount(2_000);
-        assertNotEquals(RegisterGenerator.generate(options), RegisterGenerator.generate(options.withSeed(43)));
+        GeneratedHistory.assertOtherSeedOtherHistory(RegisterGenerator::generate, FAULTY.withTxnCount(2_000));
     }
 
     @Test
@@ -131,23 +129,7 @@ class RegisterGeneratorTest {
 
     @Test
     void infoProcesses_neverReappear_andTheirThreadContinuesAsProcessPlusConcurrency() {
-        Generated generated = Generated.of(FAULTY);
-        int concurrency = FAULTY.concurrency();
-        Map<Long, Long> latestProcessOfThread = new HashMap<>();
-        Set<Long> retired = new HashSet<>();
-        for (Op op : generated.history()) {
-            long thread = op.process() % concurrency;
-            Long latest = latestProcessOfThread.put(thread, op.process());
-            if (latest != null && latest != op.process()) {
-                assertTrue(retired.contains(latest), () -> "thread changed process without info: " + op);
-                assertEquals(latest + concurrency, op.process(), "successor process id");
-            }
-            if (op.type() == OpType.INFO) {
-                retired.add(op.process());
-            }
-            assertFalse(op.type() == OpType.INVOKE && retired.contains(op.process()));
-        }
-        assertTrue(retired.size() > 300, "info completions: " + retired.size());
+        GeneratedHistory.assertInfoProcessesRetire(Generated.of(FAULTY).history(), FAULTY.concurrency());
     }
 
     @Test
