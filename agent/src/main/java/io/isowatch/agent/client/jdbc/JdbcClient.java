@@ -1,0 +1,200 @@
+package io.isowatch.agent.client.jdbc;
+
+import io.isowatch.agent.client.DatabaseClient;
+import io.isowatch.agent.client.DefinitelyAbortedException;
+import io.isowatch.agent.client.IndeterminateException;
+import io.isowatch.history.MicroOp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link DatabaseClient} on one JDBC connection. Each transaction runs its micro-ops as
+ * statements, one round trip each, then commits.
+ *
+ * <p>Outcomes, chosen so that the checker never sees a transaction's effects mis-stated:
+ * <ul>
+ *   <li>any error before {@code COMMIT} is sent: the client rolls back (or the connection is
+ *       gone, and the server rolls back an open transaction when its session ends), so the
+ *       transaction is {@link DefinitelyAbortedException definitely aborted}. This covers
+ *       serialization failures, deadlocks and lock wait timeouts (InnoDB rolls back only the
+ *       statement on a lock wait timeout; the explicit rollback ends the rest);</li>
+ *   <li>an error from {@code COMMIT} itself: aborted only when the server says it rolled back
+ *       (SQLSTATE 40001, 40P01, 40002, e.g. PostgreSQL's serialization failure at commit);
+ *       anything else (a lost connection, a timeout) is {@link IndeterminateException
+ *       indeterminate}, since the commit may have happened.</li>
+ * </ul>
+ * The client never retries: a retry is a new transaction with fresh values from the runner.
+ * After a lost connection the client reconnects before its next transaction; if that fails, the
+ * transaction (not yet sent) is reported indeterminate so that the runner asks its factory for a
+ * new client, which stops the run with the factory's message if the database is gone.
+ *
+ * <p>Not thread-safe: one worker thread owns it.
+ */
+final class JdbcClient implements DatabaseClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcClient.class);
+
+    private final JdbcClientFactory factory;
+    private final JdbcTarget target;
+    private Connection connection;
+    private PreparedStatement read;
+    private PreparedStatement append;
+    private PreparedStatement write;
+
+    JdbcClient(JdbcClientFactory factory, Connection connection) throws SQLException {
+        this.factory = factory;
+        this.target = factory.target();
+        attach(connection);
+    }
+
+    private void attach(Connection c) throws SQLException {
+        this.connection = c;
+        Dialect d = target.dialect();
+        String table = target.workload() == io.isowatch.checker.Workload.LIST_APPEND
+                ? target.appendTable() : target.registerTable();
+        read = c.prepareStatement(Dialect.read(table));
+        append = c.prepareStatement(d.append(target.appendTable()));
+        write = c.prepareStatement(d.write(target.registerTable()));
+    }
+
+    @Override
+    public List<MicroOp> execute(List<MicroOp> txn) throws DefinitelyAbortedException, IndeterminateException {
+        if (connection == null) {
+            reconnect();
+        }
+        List<MicroOp> completed = new ArrayList<>(txn.size());
+        boolean committing = false;
+        try {
+            for (MicroOp m : txn) {
+                completed.add(run(m));
+            }
+            committing = true;
+            connection.commit();
+            return completed;
+        } catch (SQLException e) {
+            if (committing && !Dialect.rolledBackAtCommit(e)) {
+                factory.countFailure("info", e);
+                discard();
+                throw new IndeterminateException("commit outcome unknown: " + JdbcClientFactory.firstLine(e.getMessage()), e);
+            }
+            factory.countFailure("fail", e);
+            if (Dialect.connectionLost(e) || !rollback()) {
+                discard();
+            }
+            throw new DefinitelyAbortedException(JdbcClientFactory.firstLine(e.getMessage()), e);
+        }
+    }
+
+    private MicroOp run(MicroOp m) throws SQLException {
+        if (m instanceof MicroOp.Read r) {
+            read.setLong(1, r.key());
+            try (ResultSet rs = read.executeQuery()) {
+                if (!rs.next()) {
+                    return new MicroOp.Read(r.key(), new long[0]);
+                }
+                if (target.workload() == io.isowatch.checker.Workload.LIST_APPEND) {
+                    return new MicroOp.Read(r.key(), parseList(rs.getString(1)));
+                }
+                return new MicroOp.Read(r.key(), new long[] {rs.getLong(1)});
+            }
+        }
+        if (m instanceof MicroOp.Append a) {
+            append.setLong(1, a.key());
+            append.setString(2, Long.toString(a.value()));
+            append.executeUpdate();
+            return a;
+        }
+        MicroOp.Write w = (MicroOp.Write) m;
+        write.setLong(1, w.key());
+        write.setLong(2, w.value());
+        write.executeUpdate();
+        return w;
+    }
+
+    /**
+     * Parses the comma-separated list text. Text that is not a list of integers (nobody but
+     * isowatch should write these tables) throws, and the runner records the transaction as
+     * unknown rather than invent a read.
+     */
+    static long[] parseList(String text) {
+        if (text == null || text.isEmpty()) {
+            return new long[0];
+        }
+        int n = 1;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == ',') {
+                n++;
+            }
+        }
+        long[] values = new long[n];
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+            int end = text.indexOf(',', start);
+            if (end < 0) {
+                end = text.length();
+            }
+            try {
+                values[i] = Long.parseLong(text, start, end, 10);
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("the list text '" + text + "' is not comma-separated integers; "
+                        + "has something else written to the isowatch tables?", e);
+            }
+            start = end + 1;
+        }
+        return values;
+    }
+
+    private void reconnect() throws IndeterminateException {
+        try {
+            attach(factory.workConnection());
+        } catch (SQLException e) {
+            // Nothing was sent; unknown is merely conservative, and it makes the runner ask the
+            // factory for a new client, which stops the run if the database stays unreachable.
+            throw new IndeterminateException("cannot reconnect: " + JdbcClientFactory.firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** Rolls back; false when that failed, so the connection can no longer be trusted. */
+    private boolean rollback() {
+        try {
+            connection.rollback();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private void discard() {
+        Connection c = connection;
+        connection = null;
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                LOG.debug("closing a broken connection failed: {}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (connection == null) {
+            return;
+        }
+        try {
+            if (!connection.isClosed()) {
+                connection.rollback();
+            }
+        } catch (SQLException e) {
+            LOG.debug("rollback on close failed: {}", e.toString());
+        }
+        discard();
+    }
+}
