@@ -2,6 +2,9 @@ package io.isowatch.cli;
 
 import io.isowatch.agent.client.ClientFactory;
 import io.isowatch.agent.client.EmbeddedStoreClient;
+import io.isowatch.agent.client.jdbc.JdbcClientFactory;
+import io.isowatch.agent.client.jdbc.JdbcIsolation;
+import io.isowatch.agent.client.jdbc.JdbcTarget;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.EventLog;
 import io.isowatch.agent.recorder.HistoryRecorder;
@@ -63,8 +66,29 @@ final class AgentRunCommand implements Callable<Integer> {
 
     @Option(names = "--target", required = true, paramLabel = "TARGET",
             description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
-                    + "read-committed, read-uncommitted), or a JDBC URL (not supported yet).")
+                    + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
+                    + "jdbc:mariadb://HOST[:PORT]/DB or jdbc:mysql://HOST[:PORT]/DB.")
     String target;
+
+    @Option(names = "--isolation", paramLabel = "LEVEL",
+            description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
+                    + "mapped to the database's own level of that name.")
+    String isolation;
+
+    @Option(names = "--user", paramLabel = "USER",
+            description = "JDBC targets: the database user (default: $ISOWATCH_DB_USER, for PostgreSQL also $PGUSER, "
+                    + "else the URL's).")
+    String user;
+
+    @Option(names = "--password", paramLabel = "PASSWORD",
+            description = "JDBC targets: the password (default: $ISOWATCH_DB_PASSWORD, for PostgreSQL also "
+                    + "$PGPASSWORD). Never logged; prefer the environment, which stays out of the process list.")
+    String password;
+
+    @Option(names = "--table-prefix", defaultValue = JdbcTarget.DEFAULT_TABLE_PREFIX, paramLabel = "NAME",
+            description = "JDBC targets: isowatch creates and empties NAME_append and NAME_register "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String tablePrefix;
 
     @Option(names = "--workload", defaultValue = "list-append", paramLabel = "W",
             description = "list-append or rw-register (default: ${DEFAULT-VALUE}).")
@@ -155,8 +179,15 @@ final class AgentRunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ClientFactory clients = clients();
         WorkloadOptions options = workloadOptions();
+        ClientFactory clients = clients(options);
+        JdbcClientFactory jdbc = clients instanceof JdbcClientFactory j ? j : null;
+        if (jdbc != null && !quiet) {
+            err.printf("isowatch: connected to %s, isolation %s (the server reports %s); tables %s and %s emptied%n",
+                    jdbc.serverDescription(), jdbc.target().isolation().cliName(), jdbc.serverIsolation(),
+                    jdbc.target().appendTable(), jdbc.target().registerTable());
+            err.flush();
+        }
         Duration drain;
         try {
             drain = parseDuration("--drain-timeout", drainTimeout);
@@ -210,6 +241,9 @@ final class AgentRunCommand implements Callable<Integer> {
                 drain(err, spool, shipper, drain);
             }
             printResult(out, result, spool);
+            if (jdbc != null) {
+                printFailures(out, jdbc);
+            }
             return ExitCodes.VALID;
         } finally {
             closeAll(resources);
@@ -239,13 +273,16 @@ final class AgentRunCommand implements Callable<Integer> {
         }
     }
 
-    private ClientFactory clients() {
+    private ClientFactory clients(WorkloadOptions options) {
         if (target.startsWith("jdbc:")) {
-            throw usage("--target " + target + ": JDBC targets are not supported yet (see the real-databases issue); "
-                    + "use embedded:<isolation>");
+            return jdbcClients(options);
         }
         if (!target.startsWith(EMBEDDED)) {
-            throw usage("--target must be embedded:<isolation> or a JDBC URL, got '" + target + "'");
+            throw usage("--target must be embedded:<isolation> or a JDBC URL, got '" + JdbcTarget.redact(target) + "'");
+        }
+        if (isolation != null || user != null || password != null) {
+            throw usage("--isolation, --user and --password apply to JDBC targets; an embedded target names its "
+                    + "isolation itself, e.g. embedded:snapshot-isolation");
         }
         try {
             IsolationLevel level = IsolationLevel.fromName(target.substring(EMBEDDED.length()));
@@ -255,6 +292,32 @@ final class AgentRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /**
+     * Connects to the JDBC target (which checks reachability, credentials and privileges and
+     * prepares the tables); a failure ends the run with the factory's one-line message.
+     */
+    private ClientFactory jdbcClients(WorkloadOptions options) {
+        if (failRate != 0 || lostAckRate != 0 || staleReadRate != 0) {
+            throw usage("--fail-rate, --lost-ack-rate and --stale-read-rate inject faults into the embedded store; "
+                    + "a JDBC target's faults are its own");
+        }
+        JdbcTarget t;
+        try {
+            JdbcIsolation level = isolation == null ? JdbcIsolation.SERIALIZABLE : JdbcIsolation.fromName(isolation);
+            t = JdbcTarget.of(target, level, options.workload()).withCredentials(user, password)
+                    .withTablePrefix(tablePrefix).withCredentialsFrom(System.getenv());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        return JdbcClientFactory.connect(t);
+    }
+
+    private static void printFailures(PrintWriter out, JdbcClientFactory jdbc) {
+        jdbc.failureCounts().forEach((reason, count) -> out.printf(Locale.ROOT, "  %-22s %,9d  e.g. %s%n", reason,
+                count, jdbc.failureExamples().get(reason)));
+        out.flush();
     }
 
     private WorkloadOptions workloadOptions() {
@@ -350,7 +413,7 @@ final class AgentRunCommand implements Callable<Integer> {
             return;
         }
         err.printf("isowatch agent %s: %s against %s, %d clients, %s txn/s, %s%s%n", id, o.workload().elleName(),
-                target, o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
+                JdbcTarget.redact(target), o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
                 o.duration().isZero() ? "no time limit" : "for " + o.duration().toString().substring(2).toLowerCase(
                         Locale.ROOT), server == null ? "" : "; metrics at http://localhost:" + server.getPort()
                         + "/metrics");

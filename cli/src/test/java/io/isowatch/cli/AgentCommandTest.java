@@ -56,10 +56,45 @@ class AgentCommandTest {
     }
 
     @Test
-    void agentRun_jdbcTarget_isNotSupportedYet() {
-        Run r = run("agent", "run", "--target", "jdbc:postgresql://localhost/test", "--duration", "1");
+    void agentRun_unreachableJdbcTarget_stopsWithOneLineAndNoPassword() {
+        Run r = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--user", "alice",
+                "--password", "s3cret", "--duration", "1");
         assertEquals(ExitCodes.ERROR, r.code());
-        assertTrue(r.err().contains("not supported yet (see the real-databases issue)"), r.err());
+        assertTrue(r.err().startsWith("isowatch: cannot reach the database at jdbc:postgresql://127.0.0.1:1/test"),
+                r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line, no stack trace: " + r.err());
+        assertTrue(!r.err().contains("s3cret") && !r.out().contains("s3cret"), r.err());
+    }
+
+    @Test
+    void agentRun_mariaDbUrlWithPasswordParameter_isRedacted() {
+        Run r = run("agent", "run", "--target", "jdbc:mariadb://127.0.0.1:1/test?user=bob&password=s3cret",
+                "--duration", "1");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("cannot reach the database at jdbc:mariadb://127.0.0.1:1/test?user=bob&password=***"),
+                r.err());
+        assertTrue(!r.err().contains("s3cret"), r.err());
+    }
+
+    @Test
+    void agentRun_jdbcUnknownIsolation_namesTheKnownLevels() {
+        Run r = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--isolation", "snapshot");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("repeatable-read, read-committed, read-uncommitted"), r.err());
+    }
+
+    @Test
+    void agentRun_unsupportedJdbcUrl_namesTheSupportedOnes() {
+        Run r = run("agent", "run", "--target", "jdbc:oracle:thin:@host:1521:x");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("jdbc:postgresql://, jdbc:mariadb:// or jdbc:mysql://"), r.err());
+    }
+
+    @Test
+    void agentRun_isolationFlagWithEmbeddedTarget_isAnError() {
+        Run r = run("agent", "run", "--target", "embedded:serializable", "--isolation", "serializable");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("apply to JDBC targets"), r.err());
     }
 
     @Test

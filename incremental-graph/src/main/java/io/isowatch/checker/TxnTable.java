@@ -156,15 +156,20 @@ final class TxnTable {
         return out;
     }
 
-    /** The transaction as findings show it, with its completion rebuilt (or a synthetic info). */
+    /**
+     * The transaction as findings show it: its completion rebuilt, or, while it has not completed
+     * yet, its invocation.
+     */
     Txn txn(int id, PrefixSource prefixes) {
         OpType type = switch (status[id]) {
             case OK -> OpType.OK;
             case FAIL -> OpType.FAIL;
-            default -> OpType.INFO;
+            case INFO -> OpType.INFO;
+            default -> OpType.INVOKE;
         };
-        long index = completeIndex[id] >= 0 ? completeIndex[id] : invokeIndex[id];
-        Op completion = new Op(index, completeTime[id], type, process[id], microOps(id, prefixes));
+        boolean complete = type != OpType.INVOKE;
+        Op completion = new Op(complete ? completeIndex[id] : invokeIndex[id],
+                complete ? completeTime[id] : invokeTime[id], type, process[id], microOps(id, prefixes));
         return new Txn(id, invokeIndex[id], invokeTime[id], completion);
     }
 

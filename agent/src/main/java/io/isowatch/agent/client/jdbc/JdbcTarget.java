@@ -101,7 +101,8 @@ public record JdbcTarget(String url, String user, String password, JdbcIsolation
         return redact(url);
     }
 
-    static String redact(String url) {
+    /** {@code url} without a password in its user info or parameters. */
+    public static String redact(String url) {
         String u = USERINFO.matcher(url).replaceAll("$1***@");
         return PASSWORD_PARAM.matcher(u).replaceAll("$1***");
     }

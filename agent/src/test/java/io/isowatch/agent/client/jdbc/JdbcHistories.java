@@ -1,0 +1,147 @@
+package io.isowatch.agent.client.jdbc;
+
+import io.isowatch.agent.recorder.HistoryRecorder;
+import io.isowatch.agent.recorder.InMemoryEventLog;
+import io.isowatch.agent.workload.WorkloadOptions;
+import io.isowatch.agent.workload.WorkloadResult;
+import io.isowatch.agent.workload.WorkloadRunner;
+import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.IncrementalChecker;
+import io.isowatch.checker.Validity;
+import io.isowatch.checker.Verdict;
+import io.isowatch.checker.Workload;
+import io.isowatch.explain.FindingText;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs contended workloads against a real database through {@link JdbcClientFactory} and judges
+ * the histories with the incremental checker in-process. Each run's summary (counts, failure
+ * reasons, verdicts and one explanation per anomaly type) goes to stdout and to
+ * {@code <build dir>/jdbc-runs/<name>.txt}, the raw material of docs/findings.md.
+ */
+final class JdbcHistories {
+
+    /** Transactions per level, as issue 6 asks. */
+    static final int TXNS = 20_000;
+
+    private JdbcHistories() {
+    }
+
+    record Run(String name, List<Op> ops, WorkloadResult result, JdbcClientFactory factory, StringBuilder report) {
+
+        Verdict check(String model) {
+            long start = System.nanoTime();
+            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(model))
+                    .withWorkload(factory.target().workload()), new AtomTable());
+            ops.forEach(checker::accept);
+            Verdict v = checker.finish();
+            report.append(String.format(Locale.ROOT, "%-20s %-7s %s (checked in %.1f s)%n", model, v.valid(),
+                    v.anomalyTypes(), (System.nanoTime() - start) / 1e9));
+            for (Map.Entry<AnomalyType, List<Finding>> e : v.anomalies().entrySet()) {
+                report.append("  ").append(e.getKey()).append(": ").append(e.getValue().size()).append(" finding(s); first:\n");
+                report.append(indent(FindingText.render(e.getValue().get(0), new AtomTable())));
+            }
+            return v;
+        }
+
+        void assertValid(String model) {
+            Verdict v = check(model);
+            assertEquals(Validity.TRUE, v.valid(), () -> name + ": " + result + " should be valid under " + model
+                    + " but has " + v.anomalyTypes() + "\n" + report);
+        }
+
+        Verdict assertInvalid(String model) {
+            Verdict v = check(model);
+            assertEquals(Validity.FALSE, v.valid(), () -> name + ": " + result + " should be invalid under " + model
+                    + "\n" + report);
+            return v;
+        }
+
+        void assertShows(String model, AnomalyType type) {
+            Verdict v = assertInvalid(model);
+            assertTrue(v.anomalyTypes().contains(type), () -> name + ": expected " + type + " under " + model
+                    + ", found " + v.anomalyTypes() + "\n" + report);
+        }
+
+        /** Writes the report; call at the end of a test. */
+        void publish() {
+            System.out.println(report);
+            try {
+                Path dir = buildDir().resolve("jdbc-runs");
+                Files.createDirectories(dir);
+                Files.writeString(dir.resolve(name + ".txt"), report);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** 16 clients on 4 hot keys, 1 to 4 micro-ops each, as fast as they go: contention everywhere. */
+    static WorkloadOptions contended(long seed) {
+        return WorkloadOptions.defaults()
+                .withConcurrency(16)
+                .withKeyCount(4)
+                .withTxnLength(1, 4)
+                .withMaxWritesPerKey(32)
+                .withRate(0)
+                .withTxnLimit(TXNS)
+                .withDuration(Duration.ofSeconds(90))
+                .withSeed(seed);
+    }
+
+    static Run run(String name, JdbcTarget target, WorkloadOptions options) {
+        JdbcClientFactory factory = JdbcClientFactory.connect(target);
+        InMemoryEventLog log = new InMemoryEventLog();
+        HistoryRecorder recorder = new HistoryRecorder("jdbc-it", log);
+        WorkloadResult result;
+        try {
+            result = new WorkloadRunner(options.withWorkload(target.workload()), factory, recorder).run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        StringBuilder report = new StringBuilder();
+        report.append(String.format(Locale.ROOT, "== %s: %s at %s (server says %s), %s%n", name,
+                factory.serverDescription(), target.isolation().cliName(), factory.serverIsolation(),
+                target.workload().elleName()));
+        report.append(String.format(Locale.ROOT, "%,d txns in %.1f s (%,.0f txn/s): %,d ok, %,d fail, %,d info%n",
+                result.txns(), result.elapsed().toMillis() / 1000.0, result.txnPerSecond(), result.ok(),
+                result.fail(), result.info()));
+        factory.failureCounts().forEach((k, v) -> report.append(String.format(Locale.ROOT, "  %-22s %,7d  e.g. %s%n",
+                k, v, factory.failureExamples().get(k))));
+        return new Run(name, log.ops(), result, factory, report);
+    }
+
+    static JdbcTarget target(String url, String user, String password, JdbcIsolation level, String prefix) {
+        return JdbcTarget.of(url, level, Workload.LIST_APPEND).withCredentials(user, password).withTablePrefix(prefix);
+    }
+
+    /** The module's build directory (target/, or what -Diw.target names), passed by Failsafe. */
+    static Path buildDir() {
+        return Path.of(System.getProperty("isowatch.build.dir", "target")).toAbsolutePath();
+    }
+
+    private static String indent(String text) {
+        StringBuilder b = new StringBuilder();
+        for (String line : text.split("\n")) {
+            b.append("    ").append(line).append('\n');
+        }
+        return b.toString();
+    }
+}

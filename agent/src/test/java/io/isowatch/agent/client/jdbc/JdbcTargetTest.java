@@ -1,0 +1,82 @@
+package io.isowatch.agent.client.jdbc;
+
+import io.isowatch.checker.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The JDBC adapter's pure parts: URLs, credentials, levels, list parsing and commit-error classification. */
+class JdbcTargetTest {
+
+    @Test
+    void redact_hidesPasswordsInUserInfoAndParameters() {
+        assertEquals("jdbc:postgresql://***@db:5432/x", JdbcTarget.redact("jdbc:postgresql://bob:pw@db:5432/x"));
+        assertEquals("jdbc:mariadb://db/x?user=bob&password=***&a=1",
+                JdbcTarget.redact("jdbc:mariadb://db/x?user=bob&password=pw&a=1"));
+    }
+
+    @Test
+    void toString_neverShowsThePassword() {
+        JdbcTarget t = JdbcTarget.of("jdbc:postgresql://db/x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND)
+                .withCredentials("bob", "hunter2");
+        assertFalse(t.toString().contains("hunter2"), t.toString());
+    }
+
+    @Test
+    void credentialsFromEnvironment_flagsWinThenIsowatchThenPg() {
+        JdbcTarget pg = JdbcTarget.of("jdbc:postgresql://db/x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND);
+        Map<String, String> env = Map.of("PGUSER", "pguser", "PGPASSWORD", "pgpw", "ISOWATCH_DB_PASSWORD", "iwpw");
+        JdbcTarget filled = pg.withCredentialsFrom(env);
+        assertEquals("pguser", filled.user());
+        assertEquals("iwpw", filled.password());
+        assertEquals("flag", pg.withCredentials("flag", null).withCredentialsFrom(env).user());
+        JdbcTarget maria = JdbcTarget.of("jdbc:mariadb://db/x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND);
+        assertEquals(null, maria.withCredentialsFrom(env).user(), "PGUSER is PostgreSQL's");
+    }
+
+    @Test
+    void mysqlUrl_goesThroughTheMariaDbDriver() {
+        JdbcTarget t = JdbcTarget.of("jdbc:mysql://db:3306/x", JdbcIsolation.READ_COMMITTED, Workload.LIST_APPEND);
+        assertEquals(Dialect.MARIADB, t.dialect());
+        assertEquals("jdbc:mariadb://db:3306/x", t.driverUrl());
+    }
+
+    @Test
+    void badTablePrefixOrUrl_isRejectedByName() {
+        assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of("jdbc:postgresql://db/x",
+                JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND).withTablePrefix("a; DROP TABLE t"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of(
+                "jdbc:h2:mem:x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND));
+        assertTrue(e.getMessage().contains("jdbc:postgresql://"), e.getMessage());
+    }
+
+    @Test
+    void isolationNames_acceptCliAndSqlSpellings() {
+        assertEquals(JdbcIsolation.REPEATABLE_READ, JdbcIsolation.fromName("REPEATABLE READ"));
+        assertEquals(JdbcIsolation.READ_UNCOMMITTED, JdbcIsolation.fromName("read_uncommitted"));
+        assertThrows(IllegalArgumentException.class, () -> JdbcIsolation.fromName("snapshot"));
+    }
+
+    @Test
+    void parseList_readsCommaSeparatedElements() {
+        assertArrayEquals(new long[] {1, 22, 3}, JdbcClient.parseList("1,22,3"));
+        assertArrayEquals(new long[0], JdbcClient.parseList(""));
+        assertThrows(IllegalStateException.class, () -> JdbcClient.parseList("1,x"));
+    }
+
+    @Test
+    void commitErrors_onlyServerRollbacksAreDefiniteAborts() {
+        assertTrue(Dialect.rolledBackAtCommit(new SQLException("serialization", "40001")));
+        assertTrue(Dialect.rolledBackAtCommit(new SQLException("deadlock", "40P01")));
+        assertFalse(Dialect.rolledBackAtCommit(new SQLException("completion unknown", "40003")));
+        assertFalse(Dialect.rolledBackAtCommit(new SQLException("connection lost", "08006")));
+        assertFalse(Dialect.rolledBackAtCommit(new SQLException("no state")));
+    }
+}
