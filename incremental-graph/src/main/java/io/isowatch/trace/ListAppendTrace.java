@@ -52,11 +52,7 @@ public final class ListAppendTrace {
     private int firstDuplicate = Integer.MAX_VALUE;
     private boolean broken;
 
-    // Elle's dirty-update scan, advanced as writers' outcomes become known.
-    private int scanPosition;
-    private int scanAnchorTxn = -1;
-    private boolean scanAnchorFailed;
-    private int scanAnchorPosition = -1;
+    private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
 
     ListAppendTrace(long key, WaiterPool waiters) {
         this.key = key;
@@ -350,43 +346,8 @@ public final class ListAppendTrace {
         advanceDirtyScan(status, out, false);
     }
 
-    /**
-     * Elle's dirty-update rule: walking the order, a committed append that follows an aborted one
-     * (with only unknown outcomes between) is a dirty update. The walk stops at the first writer
-     * still pending; at {@code settling} pending writers count as unknown.
-     */
     private void advanceDirtyScan(TxnStatus status, TraceListener out, boolean settling) {
-        while (scanPosition < order.size()) {
-            int q = scanPosition;
-            long e = order.get(q);
-            if (position.get(e) != q) {
-                scanPosition++;
-                continue;
-            }
-            int w = writer.get(e);
-            if ((w == LongIntMap.MISSING || status.pending(w)) && !settling) {
-                return;
-            }
-            scanPosition++;
-            if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
-                continue;
-            }
-            if (status.committed(w)) {
-                if (scanAnchorFailed) {
-                    long[] values = Arrays.copyOfRange(order.toArray(), scanAnchorPosition, q + 1);
-                    out.dirtyUpdate(key, values, scanAnchorTxn, w);
-                }
-                scanAnchorFailed = false;
-            } else if (!scanAnchorFailed) {
-                scanAnchorFailed = true;
-                scanAnchorTxn = w;
-                scanAnchorPosition = q;
-            }
-            if (!scanAnchorFailed) {
-                scanAnchorTxn = w;
-                scanAnchorPosition = q;
-            }
-        }
+        dirtyUpdates.advance(key, order, position, writer, status, out, settling);
     }
 
     /**
