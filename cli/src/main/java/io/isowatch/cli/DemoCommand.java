@@ -9,17 +9,23 @@ import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.anomaly.Finding;
+import io.isowatch.anomaly.Txn;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.explain.FindingText;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
+import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.file.JsonLinesAlertSink;
+import io.isowatch.sinks.file.JsonLinesSinkOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -70,7 +76,15 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--alerts-file", paramLabel = "FILE",
+            description = "Also append each alert to FILE as one line of JSON: its stable id, type, models, "
+                    + "detection time and delay, and the finding with its explanation.")
+    Path alertsFile;
+
     private int alerts;
+    private JsonLinesAlertSink alertsSink;
+    /** System.nanoTime() when the recorder's clock started: ops' times count from about here. */
+    private long historyStartNanos;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -81,6 +95,23 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--isolation: " + e.getMessage());
         }
+        if (alertsFile != null) {
+            try {
+                alertsSink = new JsonLinesSinkOptions(alertsFile).open();
+            } catch (UncheckedIOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--alerts-file: " + e.getMessage());
+            }
+        }
+        try {
+            return run(out, level);
+        } finally {
+            if (alertsSink != null) {
+                alertsSink.close();
+            }
+        }
+    }
+
+    private int run(PrintWriter out, IsolationLevel level) throws InterruptedException {
         AtomTable atoms = new AtomTable();
         IncrementalChecker checker = new IncrementalChecker(
                 CheckerOptions.defaults().withModels(models), atoms, f -> alert(out, f, atoms));
@@ -93,6 +124,7 @@ final class DemoCommand implements Callable<Integer> {
                 + "checking %s live%n%n", concurrency, rate, duration, isolation, String.join(", ", models));
         out.flush();
         WorkloadResult result;
+        historyStartNanos = System.nanoTime();
         try (HistoryRecorder recorder = HistoryRecorder.builder("demo", log).build()) {
             result = new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
                     .onProgress(p -> log.quietly(() -> {
@@ -116,11 +148,31 @@ final class DemoCommand implements Callable<Integer> {
 
     private void alert(PrintWriter out, Finding f, AtomTable atoms) {
         alerts++;
+        if (alertsSink != null) {
+            alertsSink.accept(Alert.of(f, models, System.currentTimeMillis(), detectionDelayMillis(f), atoms));
+        }
         out.println("ALERT " + FindingText.title(f));
         if (alerts <= FULL_ALERTS) {
             out.println(FindingText.render(f, atoms));
             out.println();
         }
         out.flush();
+    }
+
+    /**
+     * Milliseconds from the completion of the finding's last transaction until now, or
+     * {@link Alert#UNKNOWN_DELAY} when it names no transaction with a time. An op's time counts
+     * nanoseconds from the recorder's start, which {@link #historyStartNanos} marks to within
+     * microseconds (it is taken just before the recorder is built), on the same monotonic clock.
+     */
+    private long detectionDelayMillis(Finding f) {
+        long last = -1;
+        for (Txn t : f.txns()) {
+            last = Math.max(last, t.completion().time());
+        }
+        if (last < 0) {
+            return Alert.UNKNOWN_DELAY;
+        }
+        return Math.max(0, (System.nanoTime() - historyStartNanos - last) / 1_000_000);
     }
 }

@@ -1,0 +1,48 @@
+package io.isowatch.cli;
+
+import io.isowatch.testing.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The demo against the embedded store: anomalies where the level allows them, silence where not. */
+class DemoCommandTest {
+
+    @Test
+    void snapshotIsolationStore_checkedAsSerializable_writesWriteSkewAlerts(@TempDir Path dir) throws IOException {
+        Path alerts = dir.resolve("alerts.jsonl");
+        CheckCommandTest.Run r = CheckCommandTest.run("demo", "--isolation", "snapshot-isolation", "-c", "serializable",
+                "--duration", "2", "--alerts-file", alerts.toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().contains("ALERT G2-item"), r.out());
+        List<String> lines = Files.readAllLines(alerts);
+        assertFalse(lines.isEmpty(), "no alert written");
+        Set<Object> ids = new HashSet<>();
+        for (String line : lines) {
+            Map<String, Object> alert = Json.object(line);
+            assertTrue(((String) alert.get("type")).startsWith("G"), line);
+            ids.add(alert.get("id"));
+        }
+        assertEquals(lines.size(), ids.size(), "each finding once, with its own id");
+    }
+
+    @Test
+    void serializableStore_checkedAsSerializable_staysSilent() {
+        CheckCommandTest.Run r = CheckCommandTest.run("demo", "--isolation", "serializable", "-c", "serializable",
+                "--duration", "2");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertFalse(r.out().contains("ALERT"), r.out());
+        assertTrue(r.out().contains("valid: true"), r.out());
+    }
+}

@@ -1,0 +1,78 @@
+package io.isowatch.sinks;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.isowatch.explain.FindingJson;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * An alert as one JSON object, the record of the alerts topic and the line of the alerts file:
+ * <pre>
+ * {"id": "3f2a…",                  the finding's stable id: de-duplicate by it
+ *  "type": "G2-item",              the anomaly
+ *  "title": "G2-item: T1 -rw-> …", one line
+ *  "models": ["serializable"],     the models checked
+ *  "detected-at": "2025-01-02T03:04:05.678Z", RFC 3339, UTC
+ *  "detected-at-ms": 1735787045678,
+ *  "detection-delay-ms": 12,       null when unknown
+ *  "version": 1,                   of this shape ({@link #VERSION})
+ *  "finding": {...}}               FindingJson's object, holding "explanation"
+ * </pre>
+ * Written compactly on one line, in UTF-8.
+ */
+public final class AlertJson {
+
+    /** Bumps when a field is renamed or removed; adding fields keeps it. */
+    public static final int VERSION = 1;
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private AlertJson() {
+    }
+
+    /** Writes the alert as one JSON object. */
+    public static void write(JsonGenerator g, Alert alert) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", alert.id());
+        g.writeStringField("type", alert.type());
+        g.writeStringField("title", alert.title());
+        g.writeArrayFieldStart("models");
+        for (String m : alert.models()) {
+            g.writeString(m);
+        }
+        g.writeEndArray();
+        g.writeStringField("detected-at", rfc3339(alert.detectedAtMillis()));
+        g.writeNumberField("detected-at-ms", alert.detectedAtMillis());
+        if (alert.hasDetectionDelay()) {
+            g.writeNumberField("detection-delay-ms", alert.detectionDelayMillis());
+        } else {
+            g.writeNullField("detection-delay-ms");
+        }
+        g.writeNumberField("version", VERSION);
+        g.writeFieldName("finding");
+        FindingJson.write(g, alert.finding(), alert.atoms());
+        g.writeEndObject();
+    }
+
+    /** The alert as compact UTF-8 JSON, without a line break. */
+    public static byte[] toBytes(Alert alert) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+            write(g, alert);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write alert " + alert.id() + " as JSON", e);
+        }
+        return out.toByteArray();
+    }
+
+    /** An epoch-millisecond instant in RFC 3339, UTC, e.g. {@code 2025-01-02T03:04:05.678Z} (the fraction only when not zero). */
+    public static String rfc3339(long epochMillis) {
+        return DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochMilli(epochMillis));
+    }
+}

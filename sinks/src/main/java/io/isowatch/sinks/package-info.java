@@ -1,0 +1,17 @@
+/**
+ * Where findings go once the checker has proven them: an {@link io.isowatch.sinks.AlertSink}
+ * takes one {@link io.isowatch.sinks.Alert} at a time (the finding, its stable id, the models
+ * checked, when it was detected and how long after its last transaction completed).
+ *
+ * <p>Implementations, one package each, each with its own options record:
+ * {@link io.isowatch.sinks.file.JsonLinesAlertSink} (a JSON-lines file),
+ * {@link io.isowatch.sinks.console.ConsoleAlertSink} (text on a stream),
+ * {@link io.isowatch.sinks.webhook.AlertmanagerWebhookSink} (Alertmanager's {@code POST /api/v2/alerts})
+ * and {@link io.isowatch.sinks.kafka.KafkaAlertSink} (the alerts topic). The file and Kafka sinks
+ * write the same JSON object, {@link io.isowatch.sinks.AlertJson}.
+ *
+ * <p>Repeats are harmless by design: an alert's id is {@link io.isowatch.anomaly.FindingId}, the
+ * same for the same anomaly however often or from wherever it is reported, so every consumer
+ * de-duplicates by it.
+ */
+package io.isowatch.sinks;

@@ -1,0 +1,115 @@
+package io.isowatch.sinks.webhook;
+
+import io.isowatch.sinks.SinkOptions;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Options of an {@link AlertmanagerWebhookSink}. Start from {@link #of(URI)} and change what
+ * differs with the {@code with} methods.
+ *
+ * @param url            Alertmanager's base address, e.g. {@code http://alertmanager:9093}; the sink
+ *                       posts to {@code api/v2/alerts} under it (a url already ending in
+ *                       {@code /api/v2/alerts} is used as it is)
+ * @param severity       the {@code severity} label; default {@code critical}
+ * @param extraLabels    further constant labels (cluster, environment, ...); the sink's own label
+ *                       names are rejected here. Default none
+ * @param generatorUrl   the alert's back-link, {@code {id}} replaced by the finding id; null for none
+ *                       (the default)
+ * @param requestTimeout how long one attempt may take, connecting included; default 5 s
+ * @param maxAttempts    attempts per alert before it is counted as failed; default 3
+ * @param retryBackoff   the pause before the second attempt, doubled before each further one;
+ *                       default 200 ms
+ */
+public record AlertmanagerSinkOptions(URI url, String severity, Map<String, String> extraLabels, String generatorUrl,
+                                      Duration requestTimeout, int maxAttempts, Duration retryBackoff)
+        implements SinkOptions {
+
+    /** Label names the sink sets itself. */
+    public static final Set<String> OWN_LABELS = Set.of(AlertmanagerWebhookSink.ALERTNAME_LABEL,
+            AlertmanagerWebhookSink.ANOMALY_LABEL, AlertmanagerWebhookSink.MODEL_LABEL,
+            AlertmanagerWebhookSink.SEVERITY_LABEL, AlertmanagerWebhookSink.FINDING_ID_LABEL);
+
+    public AlertmanagerSinkOptions {
+        Objects.requireNonNull(url, "url");
+        if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
+            throw new IllegalArgumentException("the Alertmanager url must be http or https, got " + url);
+        }
+        Objects.requireNonNull(severity, "severity");
+        extraLabels = Map.copyOf(new TreeMap<>(extraLabels));
+        for (String name : extraLabels.keySet()) {
+            if (OWN_LABELS.contains(name)) {
+                throw new IllegalArgumentException("label " + name + " is set by the sink itself");
+            }
+            if (!name.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
+                throw new IllegalArgumentException("not a valid Alertmanager label name: " + name);
+            }
+        }
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        Objects.requireNonNull(retryBackoff, "retryBackoff");
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("requestTimeout must be positive, got " + requestTimeout);
+        }
+        if (retryBackoff.isNegative()) {
+            throw new IllegalArgumentException("retryBackoff must not be negative, got " + retryBackoff);
+        }
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+        }
+    }
+
+    /** Defaults for Alertmanager at {@code url}. */
+    public static AlertmanagerSinkOptions of(URI url) {
+        return new AlertmanagerSinkOptions(url, "critical", Map.of(), null, Duration.ofSeconds(5), 3,
+                Duration.ofMillis(200));
+    }
+
+    public AlertmanagerSinkOptions withSeverity(String value) {
+        return new AlertmanagerSinkOptions(url, value, extraLabels, generatorUrl, requestTimeout, maxAttempts,
+                retryBackoff);
+    }
+
+    public AlertmanagerSinkOptions withExtraLabels(Map<String, String> value) {
+        return new AlertmanagerSinkOptions(url, severity, value, generatorUrl, requestTimeout, maxAttempts,
+                retryBackoff);
+    }
+
+    public AlertmanagerSinkOptions withGeneratorUrl(String value) {
+        return new AlertmanagerSinkOptions(url, severity, extraLabels, value, requestTimeout, maxAttempts,
+                retryBackoff);
+    }
+
+    public AlertmanagerSinkOptions withRequestTimeout(Duration value) {
+        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, value, maxAttempts,
+                retryBackoff);
+    }
+
+    public AlertmanagerSinkOptions withMaxAttempts(int value) {
+        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, value,
+                retryBackoff);
+    }
+
+    public AlertmanagerSinkOptions withRetryBackoff(Duration value) {
+        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
+                value);
+    }
+
+    /** The address alerts are posted to. */
+    public URI alertsEndpoint() {
+        String s = url.toString();
+        if (s.endsWith("/api/v2/alerts")) {
+            return url;
+        }
+        return URI.create((s.endsWith("/") ? s : s + "/") + "api/v2/alerts");
+    }
+
+    @Override
+    public AlertmanagerWebhookSink open() {
+        return new AlertmanagerWebhookSink(this);
+    }
+}
