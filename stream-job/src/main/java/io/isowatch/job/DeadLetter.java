@@ -1,0 +1,53 @@
+package io.isowatch.job;
+
+import java.util.Objects;
+
+/**
+ * Input the job could not use, kept with enough context to find and fix it. Nothing malformed
+ * fails the job or disappears: it becomes one of these on the dead-letter output.
+ *
+ * @param kind      why the input was rejected
+ * @param error     what is wrong, naming the field and the offending value where there is one
+ * @param raw       the input as text: the Kafka record's value for a malformed record, the
+ *                  rendered event for a protocol fault; creators cut it with {@link #clip}
+ * @param topic     the Kafka topic it came from, or "" when it did not come from Kafka
+ * @param partition the Kafka partition, or -1
+ * @param offset    the Kafka offset, or -1
+ */
+public record DeadLetter(Kind kind, String error, String raw, String topic, int partition, long offset) {
+
+    /** Longer raw text is cut here, with a marker, so one huge record cannot bloat the output. */
+    public static final int MAX_RAW_CHARS = 16 * 1024;
+
+    /** The reasons input is rejected. */
+    public enum Kind {
+        /** The record is not a readable history event (bad JSON, a missing or ill-typed field). */
+        MALFORMED_RECORD,
+        /** A completion arrived for a process with no invocation pending. */
+        ORPHAN_COMPLETION,
+        /** A process invoked again before its pending invocation completed. */
+        DOUBLE_INVOCATION,
+        /** A process invoked again after an info completion (Jepsen retires such processes). */
+        PROCESS_REUSED_AFTER_INFO
+    }
+
+    public DeadLetter {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(error, "error");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(raw, "raw");
+    }
+
+    /** A dead letter that did not come from a Kafka record. */
+    public static DeadLetter of(Kind kind, String error, String raw) {
+        return new DeadLetter(kind, error, clip(raw), "", -1, -1);
+    }
+
+    /** Cuts text longer than {@link #MAX_RAW_CHARS}, marking how much was left out. */
+    public static String clip(String raw) {
+        if (raw.length() <= MAX_RAW_CHARS) {
+            return raw;
+        }
+        return raw.substring(0, MAX_RAW_CHARS) + "...[" + (raw.length() - MAX_RAW_CHARS) + " more chars]";
+    }
+}

@@ -1,0 +1,212 @@
+package io.isowatch.job;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * The job's options, parsed once at start-up from {@code key -> value} strings. Unknown keys are
+ * rejected by name, so a typo fails at once rather than being silently ignored.
+ *
+ * <table>
+ *   <caption>Keys</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>bootstrap-servers</td><td>(none)</td><td>Kafka brokers; needed only for the Kafka source</td></tr>
+ *   <tr><td>history-topic</td><td>isowatch.history</td><td>topic the agents ship events to</td></tr>
+ *   <tr><td>group-id</td><td>isowatch-job</td><td>Kafka consumer group (offsets live in checkpoints)</td></tr>
+ *   <tr><td>starting-offsets</td><td>earliest</td><td>earliest, latest or committed (falling back to earliest)</td></tr>
+ *   <tr><td>max-out-of-orderness</td><td>5s</td><td>how far behind the newest event time an event may arrive; later ones go to late-events</td></tr>
+ *   <tr><td>idle-timeout</td><td>30s</td><td>a Kafka partition silent this long stops holding back the watermark; 0 disables</td></tr>
+ *   <tr><td>dedupe-retention</td><td>60s</td><td>event time a process's progress (re-send detection, info retirement) is kept after its last transaction</td></tr>
+ *   <tr><td>parallelism</td><td>1</td><td>default operator parallelism</td></tr>
+ *   <tr><td>max-parallelism</td><td>128</td><td>key groups; fixed for the life of the job's state</td></tr>
+ *   <tr><td>checkpoint-interval</td><td>10s</td><td>0 disables checkpointing (tests only)</td></tr>
+ *   <tr><td>state-backend</td><td>rocksdb</td><td>rocksdb or hashmap</td></tr>
+ * </table>
+ *
+ * Durations are written as a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m},
+ * {@code 1h}) or in ISO-8601 ({@code PT5S}).
+ */
+public record JobOptions(
+        String bootstrapServers,
+        String historyTopic,
+        String groupId,
+        String startingOffsets,
+        Duration maxOutOfOrderness,
+        Duration idleTimeout,
+        Duration dedupeRetention,
+        int parallelism,
+        int maxParallelism,
+        Duration checkpointInterval,
+        String stateBackend) {
+
+    public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
+    public static final String HISTORY_TOPIC = "history-topic";
+    public static final String GROUP_ID = "group-id";
+    public static final String STARTING_OFFSETS = "starting-offsets";
+    public static final String MAX_OUT_OF_ORDERNESS = "max-out-of-orderness";
+    public static final String IDLE_TIMEOUT = "idle-timeout";
+    public static final String DEDUPE_RETENTION = "dedupe-retention";
+    public static final String PARALLELISM = "parallelism";
+    public static final String MAX_PARALLELISM = "max-parallelism";
+    public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
+    public static final String STATE_BACKEND = "state-backend";
+
+    /** Every key, with its default ("" for none). */
+    public static final Map<String, String> DEFAULTS = defaults();
+
+    private static final List<String> OFFSETS = List.of("earliest", "latest", "committed");
+    private static final List<String> BACKENDS = List.of("rocksdb", "hashmap");
+
+    public JobOptions {
+        Objects.requireNonNull(bootstrapServers, BOOTSTRAP_SERVERS);
+        requireText(historyTopic, HISTORY_TOPIC);
+        requireText(groupId, GROUP_ID);
+        requireOneOf(startingOffsets, STARTING_OFFSETS, OFFSETS);
+        requireNonNegative(maxOutOfOrderness, MAX_OUT_OF_ORDERNESS);
+        requireNonNegative(idleTimeout, IDLE_TIMEOUT);
+        requireNonNegative(dedupeRetention, DEDUPE_RETENTION);
+        requireNonNegative(checkpointInterval, CHECKPOINT_INTERVAL);
+        requireOneOf(stateBackend, STATE_BACKEND, BACKENDS);
+        if (parallelism < 1) {
+            throw new IllegalArgumentException(PARALLELISM + " must be at least 1, got " + parallelism);
+        }
+        if (maxParallelism < parallelism || maxParallelism > 32768) {
+            throw new IllegalArgumentException(MAX_PARALLELISM + " must lie in [" + PARALLELISM + " = "
+                    + parallelism + ", 32768], got " + maxParallelism);
+        }
+    }
+
+    /** The options with every key at its default. */
+    public static JobOptions defaultOptions() {
+        return parse(Map.of());
+    }
+
+    /**
+     * Parses options; missing keys take their defaults.
+     *
+     * @throws IllegalArgumentException naming the first unknown key(s), or the key and value
+     *                                  that cannot be parsed
+     */
+    public static JobOptions parse(Map<String, String> raw) {
+        TreeSet<String> unknown = new TreeSet<>(raw.keySet());
+        unknown.removeAll(DEFAULTS.keySet());
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown job option(s) " + unknown + "; known options are "
+                    + DEFAULTS.keySet());
+        }
+        Map<String, String> v = new LinkedHashMap<>(DEFAULTS);
+        v.putAll(raw);
+        return new JobOptions(
+                v.get(BOOTSTRAP_SERVERS).trim(),
+                v.get(HISTORY_TOPIC).trim(),
+                v.get(GROUP_ID).trim(),
+                v.get(STARTING_OFFSETS).trim().toLowerCase(Locale.ROOT),
+                duration(MAX_OUT_OF_ORDERNESS, v.get(MAX_OUT_OF_ORDERNESS)),
+                duration(IDLE_TIMEOUT, v.get(IDLE_TIMEOUT)),
+                duration(DEDUPE_RETENTION, v.get(DEDUPE_RETENTION)),
+                integer(PARALLELISM, v.get(PARALLELISM)),
+                integer(MAX_PARALLELISM, v.get(MAX_PARALLELISM)),
+                duration(CHECKPOINT_INTERVAL, v.get(CHECKPOINT_INTERVAL)),
+                v.get(STATE_BACKEND).trim().toLowerCase(Locale.ROOT));
+    }
+
+    /** Returns a copy with one option changed, parsed as {@link #parse} would. */
+    public JobOptions with(String key, String value) {
+        Map<String, String> m = new LinkedHashMap<>(asMap());
+        m.put(key, value);
+        return parse(m);
+    }
+
+    /** The options as strings, one entry per key; {@code parse(asMap())} gives an equal record. */
+    public Map<String, String> asMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(BOOTSTRAP_SERVERS, bootstrapServers);
+        m.put(HISTORY_TOPIC, historyTopic);
+        m.put(GROUP_ID, groupId);
+        m.put(STARTING_OFFSETS, startingOffsets);
+        m.put(MAX_OUT_OF_ORDERNESS, maxOutOfOrderness.toMillis() + "ms");
+        m.put(IDLE_TIMEOUT, idleTimeout.toMillis() + "ms");
+        m.put(DEDUPE_RETENTION, dedupeRetention.toMillis() + "ms");
+        m.put(PARALLELISM, Integer.toString(parallelism));
+        m.put(MAX_PARALLELISM, Integer.toString(maxParallelism));
+        m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
+        m.put(STATE_BACKEND, stateBackend);
+        return m;
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put(BOOTSTRAP_SERVERS, "");
+        d.put(HISTORY_TOPIC, "isowatch.history");
+        d.put(GROUP_ID, "isowatch-job");
+        d.put(STARTING_OFFSETS, "earliest");
+        d.put(MAX_OUT_OF_ORDERNESS, "5s");
+        d.put(IDLE_TIMEOUT, "30s");
+        d.put(DEDUPE_RETENTION, "60s");
+        d.put(PARALLELISM, "1");
+        d.put(MAX_PARALLELISM, "128");
+        d.put(CHECKPOINT_INTERVAL, "10s");
+        d.put(STATE_BACKEND, "rocksdb");
+        return java.util.Collections.unmodifiableMap(d);
+    }
+
+    /** Parses {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 0} or ISO-8601 {@code PT5S}. */
+    static Duration duration(String key, String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.startsWith("pt") || t.startsWith("p")) {
+                return Duration.parse(t.toUpperCase(Locale.ROOT));
+            }
+            if (t.equals("0")) {
+                return Duration.ZERO;
+            }
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+            }
+            long n = Long.parseLong(t.substring(0, t.length() - 1).trim());
+            switch (t.charAt(t.length() - 1)) {
+                case 's': return Duration.ofSeconds(n);
+                case 'm': return Duration.ofMinutes(n);
+                case 'h': return Duration.ofHours(n);
+                default: break;
+            }
+        } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
+            // fall through to the message below
+        }
+        throw new IllegalArgumentException("option " + key + ": cannot read \"" + text
+                + "\" as a duration; write e.g. 500ms, 5s, 2m, 1h or PT5S");
+    }
+
+    private static int integer(String key, String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + key + ": expected an integer, got \"" + text + "\"");
+        }
+    }
+
+    private static void requireText(String value, String key) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("option " + key + " must not be empty");
+        }
+    }
+
+    private static void requireOneOf(String value, String key, List<String> allowed) {
+        if (!allowed.contains(value)) {
+            throw new IllegalArgumentException("option " + key + ": expected one of " + allowed + ", got \"" + value + "\"");
+        }
+    }
+
+    private static void requireNonNegative(Duration d, String key) {
+        Objects.requireNonNull(d, key);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("option " + key + " must not be negative, got " + d);
+        }
+    }
+}

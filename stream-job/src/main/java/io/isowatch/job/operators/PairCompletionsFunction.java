@@ -1,0 +1,234 @@
+package io.isowatch.job.operators;
+
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpType;
+import io.isowatch.history.codec.JsonLinesWriter;
+import io.isowatch.job.CompletedTxn;
+import io.isowatch.job.DeadLetter;
+import io.isowatch.job.serde.JobAtoms;
+import io.isowatch.job.serde.JobTypes;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Stage 1 of the checker: per (agent, process), drops re-sent events, puts events back in the
+ * agent's order, and pairs each completion with its invocation into a {@link CompletedTxn}.
+ *
+ * <p><b>Order.</b> Events wait in {@value #BUFFERED_EVENTS} until the watermark passes their
+ * event time, then are released in sequence order (the agent's own order, exact within a
+ * process). So any arrival order within {@code max-out-of-orderness} gives the same pairs. An
+ * event whose time is already behind the watermark when it arrives is late: it goes to
+ * {@link #LATE_EVENTS} and is counted, never dropped silently.
+ *
+ * <p><b>Duplicates.</b> {@code (agent, sequence)} identifies an event. A copy of an event still
+ * buffered, or at or below the highest sequence released ({@value #PROCESS_PROGRESS}), is
+ * dropped and counted. Once the progress state expires ({@code dedupe-retention} of event time
+ * after the process's last transaction), a very late copy is reported as late instead, which is
+ * still visible.
+ *
+ * <p><b>Protocol faults</b> go to {@link #DEAD_LETTERS} with a message, are counted, and never
+ * throw: a completion without a pending invocation (dropped), an invocation while another is
+ * pending (the new one is dropped; the first one stays and pairs with the next completion), an
+ * invocation after an info completion (dropped; Jepsen retires a process after info).
+ *
+ * <p><b>State</b> (see docs/state.md): every state is empty again once the process's last
+ * transaction has completed and {@code dedupe-retention} has passed in event time. Cost per
+ * event: O(1) state accesses, plus a scan of the key's buffer (a few events) per watermark
+ * firing.
+ */
+public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, CompletedTxn> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Events waiting for the watermark, by sequence. Cleared as the watermark releases them. */
+    public static final String BUFFERED_EVENTS = "buffered-events";
+    /** The invocation waiting for its completion. Cleared when the completion is released. */
+    public static final String PENDING_INVOCATION = "pending-invocation";
+    /** {@link ProcessProgress}: highest released sequence, retirement. Cleared by timer after retention. */
+    public static final String PROCESS_PROGRESS = "process-progress";
+
+    /** Protocol faults (orphan completion, double invocation, reuse after info). */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", JobTypes.DEAD_LETTER);
+    /** Events that arrived behind the watermark. */
+    public static final OutputTag<HistoryEvent> LATE_EVENTS = new OutputTag<>("late-events", JobTypes.HISTORY_EVENT);
+
+    public static final String METRIC_DUPLICATES = "duplicateEvents";
+    public static final String METRIC_LATE = "lateEvents";
+    public static final String METRIC_DEAD_LETTERS = "protocolDeadLetters";
+    public static final String METRIC_COMPLETED = "completedTransactions";
+
+    private final long retentionMillis;
+
+    private transient MapState<Long, HistoryEvent> buffered;
+    private transient ValueState<HistoryEvent> pendingInvocation;
+    private transient ValueState<ProcessProgress> progress;
+
+    private transient Counter duplicates;
+    private transient Counter late;
+    private transient Counter deadLetters;
+    private transient Counter completed;
+
+    /** @param dedupeRetention event time the per-process progress outlives its last transaction */
+    public PairCompletionsFunction(Duration dedupeRetention) {
+        this.retentionMillis = dedupeRetention.toMillis();
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        buffered = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(BUFFERED_EVENTS, Types.LONG, JobTypes.HISTORY_EVENT));
+        pendingInvocation = getRuntimeContext().getState(
+                new ValueStateDescriptor<>(PENDING_INVOCATION, JobTypes.HISTORY_EVENT));
+        progress = getRuntimeContext().getState(
+                new ValueStateDescriptor<>(PROCESS_PROGRESS, JobTypes.PROCESS_PROGRESS));
+        duplicates = getRuntimeContext().getMetricGroup().counter(METRIC_DUPLICATES);
+        late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
+        deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
+        completed = getRuntimeContext().getMetricGroup().counter(METRIC_COMPLETED);
+    }
+
+    @Override
+    public void processElement(HistoryEvent event, Context ctx, Collector<CompletedTxn> out) throws Exception {
+        ProcessProgress p = progress.value();
+        if ((p != null && event.sequence() <= p.lastSequence()) || buffered.contains(event.sequence())) {
+            duplicates.inc();
+            return;
+        }
+        long ts = EventTime.of(event);
+        if (ts <= ctx.timerService().currentWatermark()) {
+            late.inc();
+            ctx.output(LATE_EVENTS, event);
+            return;
+        }
+        buffered.put(event.sequence(), event);
+        ctx.timerService().registerEventTimeTimer(ts);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<CompletedTxn> out) throws Exception {
+        List<HistoryEvent> ready = new ArrayList<>();
+        boolean anyLeft = false;
+        for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
+            if (EventTime.of(e.getValue()) <= timestamp) {
+                ready.add(e.getValue());
+            } else {
+                anyLeft = true;
+            }
+        }
+        ready.sort(Comparator.comparingLong(HistoryEvent::sequence));
+        for (HistoryEvent event : ready) {
+            buffered.remove(event.sequence());
+            release(event, ctx, out);
+        }
+        ProcessProgress p = progress.value();
+        if (!anyLeft && p != null && pendingInvocation.value() == null
+                && timestamp >= expiry(p.lastTimestamp())) {
+            progress.clear();
+        }
+    }
+
+    /** Handles one event in the agent's order. */
+    private void release(HistoryEvent event, OnTimerContext ctx, Collector<CompletedTxn> out) throws Exception {
+        ProcessProgress before = progress.value();
+        boolean retired = before != null && before.retired();
+        HistoryEvent pending = pendingInvocation.value();
+        OpType type = event.op().type();
+        if (type == OpType.INVOKE) {
+            if (retired) {
+                deadLetter(ctx, DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, event, "process " + event.op().process()
+                        + " of agent " + event.source() + " invoked again (seq " + event.sequence()
+                        + ") after an info completion; Jepsen retires a process after info, so the invocation is dropped");
+            } else if (pending != null) {
+                deadLetter(ctx, DeadLetter.Kind.DOUBLE_INVOCATION, event, "process " + event.op().process()
+                        + " of agent " + event.source() + " invoked again (seq " + event.sequence()
+                        + ") while its invocation seq " + pending.sequence()
+                        + " is still pending; the second invocation is dropped");
+            } else {
+                pendingInvocation.update(event);
+            }
+        } else if (pending == null) {
+            deadLetter(ctx, DeadLetter.Kind.ORPHAN_COMPLETION, event, "completion \"" + type.jepsenName()
+                    + "\" (seq " + event.sequence() + ") of process " + event.op().process() + " of agent "
+                    + event.source() + " has no pending invocation; it is dropped");
+        } else {
+            pendingInvocation.clear();
+            completed.inc();
+            out.collect(new CompletedTxn(pending, event));
+            retired = retired || type == OpType.INFO;
+        }
+        long ts = EventTime.of(event);
+        long lastTs = before == null ? ts : Math.max(before.lastTimestamp(), ts);
+        long lastSeq = before == null ? event.sequence() : Math.max(before.lastSequence(), event.sequence());
+        progress.update(new ProcessProgress(lastSeq, lastTs, retired));
+        // Exactly one expiry timer per key, at expiry(lastTimestamp): move it forward. A release
+        // timer of a buffered event at the old time must survive, so that one is not deleted.
+        long oldExpiry = before == null ? Long.MIN_VALUE : expiry(before.lastTimestamp());
+        if (before != null && oldExpiry != expiry(lastTs) && !isBufferedAt(oldExpiry)) {
+            ctx.timerService().deleteEventTimeTimer(oldExpiry);
+        }
+        ctx.timerService().registerEventTimeTimer(expiry(lastTs));
+    }
+
+    private long expiry(long lastTimestamp) {
+        return lastTimestamp > Long.MAX_VALUE - retentionMillis ? Long.MAX_VALUE : lastTimestamp + retentionMillis;
+    }
+
+    /** True when a buffered event's release timer sits at this time (it must not be deleted). */
+    private boolean isBufferedAt(long time) throws Exception {
+        for (HistoryEvent e : buffered.values()) {
+            if (EventTime.of(e) == time) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void deadLetter(OnTimerContext ctx, DeadLetter.Kind kind, HistoryEvent event, String message) {
+        deadLetters.inc();
+        ctx.output(DEAD_LETTERS, DeadLetter.of(kind, message, render(event)));
+    }
+
+    /** The event as a JSON op map with agent and seq, for people reading dead letters. */
+    static String render(HistoryEvent event) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        JobAtoms.locked(atoms -> {
+            try (JsonLinesWriter w = new JsonLinesWriter(bytes, atoms)) {
+                w.write(event.op());
+            }
+            return null;
+        });
+        String op = bytes.toString(StandardCharsets.UTF_8).strip();
+        return "{\"agent\":\"" + event.source().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"seq\":"
+                + event.sequence() + ",\"op\":" + op + "}";
+    }
+
+    long duplicatesDropped() {
+        return duplicates.getCount();
+    }
+
+    long lateEvents() {
+        return late.getCount();
+    }
+
+    long protocolDeadLetters() {
+        return deadLetters.getCount();
+    }
+}

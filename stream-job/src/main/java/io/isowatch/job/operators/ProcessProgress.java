@@ -1,0 +1,14 @@
+package io.isowatch.job.operators;
+
+/**
+ * What {@link PairCompletionsFunction} remembers about one (agent, process) between
+ * transactions: the value of its {@code process-progress} state.
+ *
+ * @param lastSequence  the highest sequence number released so far; anything at or below it is a
+ *                      re-sent copy
+ * @param lastTimestamp the event time (ms) of the latest released event; the state expires
+ *                      {@code dedupe-retention} after it
+ * @param retired       true once the process got an info completion; it must not invoke again
+ */
+public record ProcessProgress(long lastSequence, long lastTimestamp, boolean retired) {
+}

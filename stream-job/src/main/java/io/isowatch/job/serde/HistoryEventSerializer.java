@@ -1,0 +1,147 @@
+package io.isowatch.job.serde;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.BinaryEventCodec;
+import io.isowatch.history.codec.BinaryFormatException;
+
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+import java.io.IOException;
+
+/**
+ * Flink serializer of {@link HistoryEvent}: a length (int) followed by the event in the core's
+ * versioned binary format ({@link BinaryEventCodec}), so state written today stays readable as
+ * long as the codec reads that version.
+ *
+ * <p>Events are immutable, so {@code copy} returns its argument. Each instance owns a codec,
+ * which is not thread-safe; {@link #duplicate()} therefore makes a new instance. String atoms go
+ * through {@link JobAtoms}: encoding and decoding take its lock only for events that hold strings
+ * (decoding reads them into a scratch table first, then re-codes them into the shared one).
+ */
+public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    private transient BinaryEventCodec codec;
+    private transient BinaryEventCodec decoder;
+
+    private BinaryEventCodec codec() {
+        if (codec == null) {
+            codec = new BinaryEventCodec(JobAtoms.table());
+        }
+        return codec;
+    }
+
+    /** Decodes into a private scratch table, so integer-only events never take the shared lock. */
+    private BinaryEventCodec decoder() {
+        if (decoder == null) {
+            decoder = new BinaryEventCodec(new AtomTable());
+        }
+        return decoder;
+    }
+
+    @Override
+    public boolean isImmutableType() {
+        return true;
+    }
+
+    @Override
+    public TypeSerializer<HistoryEvent> duplicate() {
+        return new HistoryEventSerializer();
+    }
+
+    @Override
+    public HistoryEvent createInstance() {
+        return null;
+    }
+
+    @Override
+    public HistoryEvent copy(HistoryEvent from) {
+        return from;
+    }
+
+    @Override
+    public HistoryEvent copy(HistoryEvent from, HistoryEvent reuse) {
+        return from;
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(HistoryEvent record, DataOutputView target) throws IOException {
+        byte[] bytes;
+        if (JobAtoms.hasStrings(record.op())) {
+            synchronized (JobAtoms.lock()) {
+                bytes = codec().encode(record);
+            }
+        } else {
+            bytes = codec().encode(record);
+        }
+        target.writeInt(bytes.length);
+        target.write(bytes);
+    }
+
+    @Override
+    public HistoryEvent deserialize(DataInputView source) throws IOException {
+        int length = source.readInt();
+        if (length < 0) {
+            throw new IOException("corrupt history event: negative length " + length);
+        }
+        byte[] bytes = new byte[length];
+        source.readFully(bytes);
+        try {
+            HistoryEvent event = decoder().decode(bytes);
+            if (!JobAtoms.hasStrings(event.op())) {
+                return event;
+            }
+            Op op = JobAtoms.intern(event.op(), decoder.atoms());
+            decoder = null; // start afresh so the scratch table never grows
+            return new HistoryEvent(event.source(), event.sequence(), op);
+        } catch (BinaryFormatException e) {
+            throw new IOException("cannot read a history event from state or the network: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public HistoryEvent deserialize(HistoryEvent reuse, DataInputView source) throws IOException {
+        return deserialize(source);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        int length = source.readInt();
+        target.writeInt(length);
+        target.write(source, length);
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof HistoryEventSerializer;
+    }
+
+    @Override
+    public int hashCode() {
+        return HistoryEventSerializer.class.hashCode();
+    }
+
+    @Override
+    public TypeSerializerSnapshot<HistoryEvent> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Snapshot of the stateless serializer; the payload carries its own codec version. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<HistoryEvent> {
+        public Snapshot() {
+            super(HistoryEventSerializer::new);
+        }
+    }
+}

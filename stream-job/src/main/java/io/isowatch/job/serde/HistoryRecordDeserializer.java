@@ -1,0 +1,211 @@
+package io.isowatch.job.serde;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryFormatException;
+import io.isowatch.history.codec.HistoryReader;
+import io.isowatch.job.DeadLetter;
+
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Turns the agent shipper's Kafka records into {@link HistoryEvent}s: value = one Jepsen op map in
+ * JSON with {@code agent} and {@code seq} fields (headers {@code agent} and {@code seq} stand in
+ * when the fields are absent).
+ *
+ * <p>A record that is not a readable event never fails the job: it is emitted as a
+ * {@link Either#Left} {@link DeadLetter} carrying its text, topic, partition and offset and an
+ * error naming the field and value at fault; a later operator routes it to the dead-letter
+ * output (a source cannot emit side outputs). Non-client ops (a nemesis) are skipped and counted.
+ * The op itself is parsed by the core's {@link HistoryReader}, so the job accepts exactly what
+ * {@code isowatch check} accepts. Event time needs {@code time}: an op without it is malformed.
+ *
+ * <p>Cost: a reader per record (cheap, but not free); a single-op entry point in the core would
+ * remove it. Not thread-safe; Flink gives each source reader its own instance.
+ */
+public final class HistoryRecordDeserializer implements KafkaRecordDeserializationSchema<Either<DeadLetter, HistoryEvent>> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Metric: records that became dead letters. */
+    public static final String METRIC_MALFORMED = "malformedRecords";
+    /** Metric: non-client ops (nemesis and the like) skipped. */
+    public static final String METRIC_SKIPPED = "skippedRecords";
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private transient AtomTable scratch;
+    private transient Counter malformed;
+    private transient Counter skipped;
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) {
+        malformed = context.getMetricGroup().counter(METRIC_MALFORMED);
+        skipped = context.getMetricGroup().counter(METRIC_SKIPPED);
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<Either<DeadLetter, HistoryEvent>> out) {
+        Either<DeadLetter, HistoryEvent> decoded = decode(record);
+        if (decoded != null) {
+            out.collect(decoded);
+        }
+    }
+
+    /**
+     * Decodes one record: a {@link Either#Right} event, a {@link Either#Left} dead letter, or null
+     * for a non-client op that is skipped.
+     */
+    public Either<DeadLetter, HistoryEvent> decode(ConsumerRecord<byte[], byte[]> record) {
+        if (malformed == null) {
+            malformed = new SimpleCounter();
+            skipped = new SimpleCounter();
+        }
+        byte[] value = record.value();
+        if (value == null) {
+            return deadLetter(record, "the record has no value (a tombstone?); expected a Jepsen op map in JSON");
+        }
+        String where = record.topic() + "-" + record.partition() + "@" + record.offset();
+        try {
+            Identity id = identity(value, record);
+            if (scratch == null) {
+                scratch = new AtomTable();
+            }
+            Op op;
+            try (HistoryReader reader = HistoryReader.open(where, new ByteArrayInputStream(value), scratch)) {
+                op = reader.next();
+            }
+            if (op == null) {
+                skipped.inc();
+                return null;
+            }
+            if (op.time() < 0) {
+                return deadLetter(record, "field \"time\": missing; the job needs it for event time");
+            }
+            if (JobAtoms.hasStrings(op)) {
+                op = JobAtoms.intern(op, scratch);
+                scratch = null; // start afresh so the per-record scratch table never grows
+            }
+            return Either.Right(new HistoryEvent(id.agent, id.seq, op));
+        } catch (Malformed e) {
+            return deadLetter(record, e.getMessage());
+        } catch (HistoryFormatException | IllegalArgumentException e) {
+            return deadLetter(record, e.getMessage());
+        } catch (UncheckedIOException e) {
+            return deadLetter(record, "cannot read: " + e.getMessage());
+        }
+    }
+
+    private DeadLetter deadLetterValue(ConsumerRecord<byte[], byte[]> record, String error) {
+        byte[] value = record.value();
+        String raw = value == null ? "" : new String(value, StandardCharsets.UTF_8);
+        return new DeadLetter(DeadLetter.Kind.MALFORMED_RECORD, error, DeadLetter.clip(raw), record.topic(), record.partition(), record.offset());
+    }
+
+    private Either<DeadLetter, HistoryEvent> deadLetter(ConsumerRecord<byte[], byte[]> record, String error) {
+        malformed.inc();
+        return Either.Left(deadLetterValue(record, error));
+    }
+
+    private record Identity(String agent, long seq) {
+    }
+
+    /** Reads {@code agent} and {@code seq} from the top level of the op map, else from headers. */
+    private static Identity identity(byte[] value, ConsumerRecord<byte[], byte[]> record) {
+        String agent = null;
+        Long seq = null;
+        try (JsonParser p = JSON.createParser(value)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new Malformed("expected a JSON object (one Jepsen op map), got " + p.currentToken());
+            }
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken v = p.nextToken();
+                if ("agent".equals(name)) {
+                    if (v != JsonToken.VALUE_STRING) {
+                        throw new Malformed("field \"agent\": expected a string (the agent id), got " + p.getText());
+                    }
+                    agent = p.getText();
+                } else if ("seq".equals(name)) {
+                    if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                            || p.getLongValue() < 0) {
+                        throw new Malformed("field \"seq\": expected a non-negative integer, got " + p.getText());
+                    }
+                    seq = p.getLongValue();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (t != JsonToken.END_OBJECT) {
+                throw new Malformed("invalid JSON: the op map is not closed");
+            }
+        } catch (JsonProcessingException e) {
+            throw new Malformed("invalid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new Malformed("cannot read: " + e.getMessage());
+        }
+        if (agent == null) {
+            agent = header(record, "agent");
+            if (agent == null) {
+                throw new Malformed("field \"agent\": missing, and no \"agent\" header either");
+            }
+        }
+        if (seq == null) {
+            String text = header(record, "seq");
+            if (text == null) {
+                throw new Malformed("field \"seq\": missing, and no \"seq\" header either");
+            }
+            try {
+                seq = Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
+            }
+            if (seq < 0) {
+                throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
+            }
+        }
+        return new Identity(agent, seq);
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        if (record.headers() == null) {
+            return null;
+        }
+        Header h = record.headers().lastHeader(name);
+        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public TypeInformation<Either<DeadLetter, HistoryEvent>> getProducedType() {
+        return JobTypes.DECODED;
+    }
+
+    /** A record-level fault; message names field and value. */
+    private static final class Malformed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Malformed(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.isowatch.job;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JobOptionsTest {
+
+    @Test
+    void parse_empty_givesDefaults() {
+        JobOptions o = JobOptions.parse(Map.of());
+        assertEquals("isowatch.history", o.historyTopic());
+        assertEquals(Duration.ofSeconds(5), o.maxOutOfOrderness());
+        assertEquals(1, o.parallelism());
+        assertEquals(128, o.maxParallelism());
+        assertEquals(Duration.ofSeconds(10), o.checkpointInterval());
+        assertEquals("rocksdb", o.stateBackend());
+        assertEquals("", o.bootstrapServers());
+    }
+
+    @Test
+    void parse_unknownKey_isRejectedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JobOptions.parse(Map.of("max-out-of-order", "5s", "history-topic", "t")));
+        assertTrue(e.getMessage().contains("[max-out-of-order]"), e.getMessage());
+        assertTrue(e.getMessage().contains("max-out-of-orderness"), e.getMessage());
+    }
+
+    @Test
+    void parse_durationsAndNumbers() {
+        JobOptions o = JobOptions.parse(Map.of(
+                "bootstrap-servers", "localhost:9092",
+                "max-out-of-orderness", "250ms",
+                "checkpoint-interval", "PT2S",
+                "dedupe-retention", "2m",
+                "idle-timeout", "0",
+                "parallelism", "4",
+                "max-parallelism", "64"));
+        assertEquals(Duration.ofMillis(250), o.maxOutOfOrderness());
+        assertEquals(Duration.ofSeconds(2), o.checkpointInterval());
+        assertEquals(Duration.ofMinutes(2), o.dedupeRetention());
+        assertEquals(Duration.ZERO, o.idleTimeout());
+        assertEquals(4, o.parallelism());
+        assertEquals(64, o.maxParallelism());
+        assertEquals(o, JobOptions.parse(o.asMap()));
+    }
+
+    @Test
+    void parse_badValue_namesKeyAndValue() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JobOptions.parse(Map.of("max-out-of-orderness", "five seconds")));
+        assertTrue(e.getMessage().contains("max-out-of-orderness") && e.getMessage().contains("five seconds"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("parallelism", "0")));
+        assertTrue(e.getMessage().contains("parallelism"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("state-backend", "memory")));
+        assertTrue(e.getMessage().contains("state-backend") && e.getMessage().contains("memory"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> JobOptions.parse(Map.of("parallelism", "8", "max-parallelism", "4")));
+        assertTrue(e.getMessage().contains("max-parallelism"), e.getMessage());
+    }
+
+    @Test
+    void kafkaSource_withoutBootstrapServers_saysWhichOptionIsMissing() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PairingJob.kafkaSource(JobOptions.defaultOptions()));
+        assertTrue(e.getMessage().contains("bootstrap-servers"), e.getMessage());
+    }
+}

@@ -1,0 +1,255 @@
+package io.isowatch.job.operators;
+
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpType;
+import io.isowatch.job.CompletedTxn;
+import io.isowatch.job.DeadLetter;
+import io.isowatch.job.serde.JobTypes;
+
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static io.isowatch.job.Events.complete;
+import static io.isowatch.job.Events.invoke;
+import static io.isowatch.job.Events.ok;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PairCompletionsFunctionTest {
+
+    private static final long RETENTION_MS = 1_000;
+
+    private PairCompletionsFunction function;
+    private KeyedOneInputStreamOperatorTestHarness<Tuple2<String, Long>, HistoryEvent, CompletedTxn> harness;
+
+    @BeforeEach
+    void open() throws Exception {
+        function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
+                new ProcessKeySelector(), JobTypes.PROCESS_KEY);
+        harness.setup(JobTypes.COMPLETED_TXN.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness.open();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        harness.close();
+    }
+
+    private void send(HistoryEvent... events) throws Exception {
+        for (HistoryEvent e : events) {
+            harness.processElement(new StreamRecord<>(e, EventTime.of(e)));
+        }
+    }
+
+    private List<CompletedTxn> completed() {
+        return harness.extractOutputValues();
+    }
+
+    private List<DeadLetter> deadLetters() {
+        var out = harness.getSideOutput(PairCompletionsFunction.DEAD_LETTERS);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).collect(Collectors.toList());
+    }
+
+    private List<HistoryEvent> lateEvents() {
+        var out = harness.getSideOutput(PairCompletionsFunction.LATE_EVENTS);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).collect(Collectors.toList());
+    }
+
+    @Test
+    void pairs_invocationWithCompletion_forOkFailAndInfo() throws Exception {
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11),
+                invoke("a", 2, 1, 12), complete(OpType.FAIL, "a", 3, 1, 13),
+                invoke("a", 4, 2, 12), complete(OpType.INFO, "a", 5, 2, 14));
+        assertTrue(completed().isEmpty(), "nothing is released before the watermark passes");
+        harness.processWatermark(100);
+        List<CompletedTxn> out = completed();
+        assertEquals(3, out.size());
+        assertEquals(List.of(0L, 2L, 4L), out.stream().map(t -> t.invocation().sequence()).sorted().toList());
+        assertEquals(List.of(OpType.OK, OpType.FAIL, OpType.INFO),
+                out.stream().sorted(java.util.Comparator.comparingLong(t -> t.invocation().sequence()))
+                        .map(CompletedTxn::outcome).toList());
+        CompletedTxn first = out.stream().filter(t -> t.invocation().sequence() == 0).findFirst().orElseThrow();
+        assertEquals(1, first.completion().sequence());
+        assertEquals("a", first.source());
+        assertEquals(1, first.process());
+        assertTrue(deadLetters().isEmpty());
+    }
+
+    @Test
+    void completionArrivingBeforeItsInvocation_withinTheBound_stillPairs() throws Exception {
+        send(ok("a", 1, 1, 11), invoke("a", 0, 1, 10));
+        harness.processWatermark(11);
+        assertEquals(1, completed().size());
+        assertEquals(0, completed().get(0).invocation().sequence());
+        assertTrue(deadLetters().isEmpty());
+    }
+
+    @Test
+    void dedupe_resentEvents_areDroppedAndCounted() throws Exception {
+        send(invoke("a", 0, 1, 10), invoke("a", 0, 1, 10), ok("a", 1, 1, 11));
+        harness.processWatermark(20);
+        // re-sent after release: identified by the progress state, not reported as late
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11));
+        harness.processWatermark(30);
+        assertEquals(1, completed().size());
+        assertEquals(3, function.duplicatesDropped());
+        assertTrue(lateEvents().isEmpty());
+        assertTrue(deadLetters().isEmpty());
+    }
+
+    @Test
+    void sameSequenceFromAnotherAgent_isNotADuplicate() throws Exception {
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11), invoke("b", 0, 1, 10), ok("b", 1, 1, 11));
+        harness.processWatermark(20);
+        assertEquals(2, completed().size());
+        assertEquals(0, function.duplicatesDropped());
+    }
+
+    @Test
+    void orphanCompletion_goesToDeadLetters() throws Exception {
+        send(ok("a", 1, 1, 11));
+        harness.processWatermark(20);
+        assertTrue(completed().isEmpty());
+        List<DeadLetter> dead = deadLetters();
+        assertEquals(1, dead.size());
+        assertEquals(DeadLetter.Kind.ORPHAN_COMPLETION, dead.get(0).kind());
+        assertTrue(dead.get(0).error().contains("no pending invocation"), dead.get(0).error());
+        assertTrue(dead.get(0).raw().contains("\"seq\":1"), dead.get(0).raw());
+        assertEquals(1, function.protocolDeadLetters());
+    }
+
+    @Test
+    void doubleInvocation_dropsTheSecond_andTheFirstStillPairs() throws Exception {
+        send(invoke("a", 0, 1, 10), invoke("a", 1, 1, 11), ok("a", 2, 1, 12));
+        harness.processWatermark(20);
+        assertEquals(1, completed().size());
+        assertEquals(0, completed().get(0).invocation().sequence());
+        assertEquals(List.of(DeadLetter.Kind.DOUBLE_INVOCATION), deadLetters().stream().map(DeadLetter::kind).toList());
+        assertTrue(deadLetters().get(0).error().contains("seq 0 is still pending"), deadLetters().get(0).error());
+    }
+
+    @Test
+    void processReusedAfterInfo_goesToDeadLetters() throws Exception {
+        send(invoke("a", 0, 1, 10), complete(OpType.INFO, "a", 1, 1, 11), invoke("a", 2, 1, 12), ok("a", 3, 1, 13));
+        harness.processWatermark(20);
+        assertEquals(1, completed().size());
+        assertEquals(List.of(DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, DeadLetter.Kind.ORPHAN_COMPLETION),
+                deadLetters().stream().map(DeadLetter::kind).toList());
+    }
+
+    @Test
+    void eventBehindTheWatermark_goesToLateEvents_andIsCounted() throws Exception {
+        harness.processWatermark(50);
+        HistoryEvent late = invoke("a", 0, 1, 40);
+        send(late);
+        harness.processWatermark(100);
+        assertEquals(List.of(late), lateEvents());
+        assertEquals(1, function.lateEvents());
+        assertTrue(completed().isEmpty());
+        assertEquals(0, harness.numKeyedStateEntries());
+    }
+
+    @Test
+    void state_isEmpty_afterCompletionAndRetention() throws Exception {
+        send(invoke("a", 0, 1, 10), invoke("a", 2, 2, 10), ok("a", 1, 1, 11));
+        harness.processWatermark(11);
+        assertEquals(1, completed().size());
+        // process 1: progress only; process 2: pending invocation + progress
+        assertTrue(harness.numKeyedStateEntries() > 0);
+        send(ok("a", 3, 2, 12));
+        harness.processWatermark(12);
+        assertEquals(2, completed().size());
+        harness.processWatermark(12 + RETENTION_MS);
+        assertEquals(0, harness.numKeyedStateEntries(), "all state cleared");
+        assertEquals(0, harness.numEventTimeTimers(), "no timers left");
+    }
+
+    @Test
+    void timers_stayBounded_overManyTransactionsOfOneProcess() throws Exception {
+        long seq = 0;
+        for (int i = 0; i < 50; i++) {
+            send(invoke("a", seq++, 1, 10 + 2L * i), ok("a", seq++, 1, 11 + 2L * i));
+            harness.processWatermark(11 + 2L * i);
+        }
+        assertEquals(50, completed().size());
+        assertEquals(1, harness.numEventTimeTimers(), "one expiry timer, no strays");
+        harness.processWatermark(200 + RETENTION_MS);
+        assertEquals(0, harness.numKeyedStateEntries());
+        assertEquals(0, harness.numEventTimeTimers());
+    }
+
+    @Test
+    void anyArrivalOrderWithinTheBound_givesTheSamePairs() throws Exception {
+        long bound = 20; // ms of allowed out-of-orderness
+        for (long seed = 1; seed <= 20; seed++) {
+            close();
+            open();
+            java.util.Random random = new java.util.Random(seed);
+            List<HistoryEvent> history = new java.util.ArrayList<>();
+            java.util.Set<String> expected = new java.util.HashSet<>();
+            long seq = 0;
+            for (int round = 0; round < 10; round++) {
+                for (long p = 0; p < 4; p++) {
+                    long t = round * 5L + p;
+                    HistoryEvent inv = invoke("a", seq++, p, t);
+                    HistoryEvent done = ok("a", seq++, p, t + 1 + random.nextInt(3));
+                    history.add(inv);
+                    history.add(done);
+                    expected.add(inv.sequence() + "/" + done.sequence());
+                }
+            }
+            // Deliver in an order where each event is at most `bound` ms behind the newest seen,
+            // with the watermark trailing the newest time by the bound, as forBoundedOutOfOrderness does.
+            java.util.Map<HistoryEvent, Long> arrival = new java.util.IdentityHashMap<>();
+            for (HistoryEvent e : history) {
+                arrival.put(e, EventTime.of(e) + random.nextInt((int) bound));
+            }
+            List<HistoryEvent> order = new java.util.ArrayList<>(history);
+            order.sort(java.util.Comparator.comparingLong(arrival::get));
+            long newest = Long.MIN_VALUE;
+            for (HistoryEvent e : order) {
+                send(e);
+                newest = Math.max(newest, EventTime.of(e));
+                harness.processWatermark(newest - bound - 1);
+            }
+            harness.processWatermark(Long.MAX_VALUE);
+            java.util.Set<String> got = completed().stream()
+                    .map(t -> t.invocation().sequence() + "/" + t.completion().sequence())
+                    .collect(Collectors.toSet());
+            assertEquals(expected, got, "seed " + seed);
+            assertTrue(deadLetters().isEmpty(), "seed " + seed + ": " + deadLetters());
+            assertTrue(lateEvents().isEmpty(), "seed " + seed);
+            assertEquals(0, harness.numKeyedStateEntries(), "seed " + seed);
+        }
+    }
+
+    @Test
+    void snapshotAndRestore_keepsPendingInvocationAndBuffer() throws Exception {
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30));
+        harness.processWatermark(20);
+        var snapshot = harness.snapshot(1, 1);
+        harness.close();
+
+        function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
+                new ProcessKeySelector(), JobTypes.PROCESS_KEY);
+        harness.setup(JobTypes.COMPLETED_TXN.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness.initializeState(snapshot);
+        harness.open();
+        send(ok("a", 1, 1, 30)); // re-sent after the restart: still a duplicate
+        harness.processWatermark(40);
+        assertEquals(1, completed().size());
+        assertEquals(0, completed().get(0).invocation().sequence());
+        assertEquals(1, function.duplicatesDropped());
+    }
+}

@@ -1,0 +1,113 @@
+package io.isowatch.job.serde;
+
+import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+import io.isowatch.job.DeadLetter;
+import io.isowatch.job.Events;
+
+import org.apache.flink.types.Either;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HistoryRecordDeserializerTest {
+
+    private final HistoryRecordDeserializer deserializer = new HistoryRecordDeserializer();
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
+        return new ConsumerRecord<>("isowatch.history", 2, offset, "1".getBytes(StandardCharsets.US_ASCII),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String shipped(HistoryEvent event, AtomTable atoms) {
+        return new String(new HistoryEventJson().render(event, atoms), StandardCharsets.UTF_8);
+    }
+
+    private DeadLetter deadLetter(String value) {
+        Either<DeadLetter, HistoryEvent> d = deserializer.decode(record(77, value));
+        assertTrue(d.isLeft(), () -> "expected a dead letter for " + value + ", got " + d);
+        DeadLetter letter = d.left();
+        assertEquals(DeadLetter.Kind.MALFORMED_RECORD, letter.kind());
+        assertEquals("isowatch.history", letter.topic());
+        assertEquals(2, letter.partition());
+        assertEquals(77, letter.offset());
+        assertEquals(value == null ? "" : value, letter.raw());
+        return letter;
+    }
+
+    @Test
+    void decode_shipperRecord_givesTheShippedEvent() {
+        HistoryEvent sent = Events.ok("agent-1", 12, 4, 1500);
+        Either<DeadLetter, HistoryEvent> got = deserializer.decode(record(0, shipped(sent, new AtomTable())));
+        assertTrue(got.isRight(), () -> String.valueOf(got));
+        HistoryEvent e = got.right();
+        assertEquals(sent.source(), e.source());
+        assertEquals(sent.sequence(), e.sequence());
+        assertEquals(sent.op().withIndex(e.op().index()).value(), e.op().value());
+        assertEquals(sent.op().time(), e.op().time());
+        assertEquals(sent.op().type(), e.op().type());
+        assertEquals(sent.op().process(), e.op().process());
+    }
+
+    @Test
+    void decode_stringKeys_areInternedInTheSharedTable() {
+        AtomTable agentAtoms = new AtomTable();
+        long key = agentAtoms.ofString("user:42");
+        HistoryEvent sent = new HistoryEvent("a", 0, new Op(0, 5_000_000, OpType.INVOKE, 1,
+                List.of(new MicroOp.Append(key, 3), new MicroOp.Read(key, null))));
+        HistoryEvent e = deserializer.decode(record(0, shipped(sent, agentAtoms))).right();
+        long jobKey = e.op().value().get(0).key();
+        assertEquals("user:42", JobAtoms.locked(t -> t.valueOf(jobKey)));
+    }
+
+    @Test
+    void decode_identityFromHeaders_whenFieldsAbsent() {
+        ConsumerRecord<byte[], byte[]> r = record(5,
+                "{\"index\":0,\"time\":1000000,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\",1,null]]}");
+        r.headers().add("agent", "from-header".getBytes(StandardCharsets.UTF_8));
+        r.headers().add("seq", "9".getBytes(StandardCharsets.US_ASCII));
+        HistoryEvent e = deserializer.decode(r).right();
+        assertEquals("from-header", e.source());
+        assertEquals(9, e.sequence());
+    }
+
+    @Test
+    void decode_badType_namesFieldAndValue() {
+        DeadLetter d = deadLetter("{\"index\":0,\"time\":1,\"type\":\"okay\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":\"a\",\"seq\":1}");
+        assertTrue(d.error().contains("\"type\"") && d.error().contains("okay"), d.error());
+    }
+
+    @Test
+    void decode_malformedRecords_becomeDeadLetters() {
+        assertTrue(deadLetter("not json at all").error().contains("JSON"));
+        assertTrue(deadLetter("{\"index\":0,\"time\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":\"a\"")
+                .error().contains("JSON"));
+        DeadLetter noSeq = deadLetter("{\"index\":0,\"time\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":\"a\"}");
+        assertTrue(noSeq.error().contains("\"seq\""), noSeq.error());
+        DeadLetter badSeq = deadLetter("{\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":\"a\",\"seq\":-4}");
+        assertTrue(badSeq.error().contains("\"seq\"") && badSeq.error().contains("-4"), badSeq.error());
+        DeadLetter badAgent = deadLetter("{\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":7,\"seq\":4}");
+        assertTrue(badAgent.error().contains("\"agent\"") && badAgent.error().contains("7"), badAgent.error());
+        DeadLetter noTime = deadLetter("{\"index\":0,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":\"a\",\"seq\":1}");
+        assertTrue(noTime.error().contains("\"time\""), noTime.error());
+        DeadLetter badMop = deadLetter("{\"index\":0,\"time\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"cas\",1,2]],\"agent\":\"a\",\"seq\":1}");
+        assertTrue(badMop.error().contains("cas"), badMop.error());
+        assertTrue(deadLetter(null).error().contains("no value"));
+    }
+
+    @Test
+    void decode_nemesisOp_isSkipped() {
+        assertNull(deserializer.decode(record(1,
+                "{\"index\":0,\"time\":1,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":null,\"agent\":\"a\",\"seq\":1}")));
+    }
+}
