@@ -1,5 +1,7 @@
 package io.isowatch.job;
 
+import io.isowatch.testkit.InJvmKafka;
+
 import io.isowatch.agent.transport.HistoryEventJson;
 import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.history.AtomTable;

@@ -1,5 +1,7 @@
 package io.isowatch.agent.transport;
 
+import io.isowatch.testkit.InJvmKafka;
+
 import io.isowatch.history.HistoryEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,7 @@ class BrokerOutageTest {
 
     @Test
     void brokerStoppedAndRestarted_appendsAreUnaffected_andTheBacklogDrains() {
-        try (EmbeddedKafka kafka = EmbeddedKafka.startDedicated()) {
+        try (InJvmKafka kafka = InJvmKafka.startDedicated()) {
             kafka.createTopic("outage", 4);
             List<HistoryEvent> events = new ArrayList<>();
             try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null);

@@ -1,5 +1,7 @@
 package io.isowatch.agent.transport;
 
+import io.isowatch.testkit.InJvmKafka;
+
 import io.isowatch.agent.metrics.AgentMetricNames;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.HistoryRecorder;
@@ -33,7 +35,7 @@ class KafkaShipperTest {
     @TempDir
     Path dir;
 
-    static String newTopic(EmbeddedKafka kafka, String name) {
+    static String newTopic(InJvmKafka kafka, String name) {
         String topic = name + "-" + TOPICS.incrementAndGet();
         kafka.createTopic(topic, 4);
         return topic;
@@ -69,7 +71,7 @@ class KafkaShipperTest {
 
     @Test
     void ship_roundTrip_everyEventArrivesOnceInOrderPerProcessWithItsIdentity() {
-        EmbeddedKafka kafka = EmbeddedKafka.shared();
+        InJvmKafka kafka = InJvmKafka.shared();
         String topic = newTopic(kafka, "round-trip");
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics metrics = new AgentMetrics(registry);
@@ -98,7 +100,7 @@ class KafkaShipperTest {
 
     @Test
     void ship_acrossRestarts_resumesFromTheAcknowledgedPosition_andDuplicatesCarryTheSameIdentity() {
-        EmbeddedKafka kafka = EmbeddedKafka.shared();
+        InJvmKafka kafka = InJvmKafka.shared();
         String topic = newTopic(kafka, "restart");
         ShipperOptions smallRounds = ShipperOptions.defaults().withMaxEventsPerRound(500);
         List<HistoryEvent> events = new ArrayList<>();
@@ -139,7 +141,7 @@ class KafkaShipperTest {
 
     @Test
     void recorder_throughSpoolAndShipper_acrossAnAgentRestart_givesOneReadableHistory() {
-        EmbeddedKafka kafka = EmbeddedKafka.shared();
+        InJvmKafka kafka = InJvmKafka.shared();
         String topic = newTopic(kafka, "recorder");
         List<MicroOp> txn = List.of(new MicroOp.Append(1, 0), new MicroOp.Read(2, null));
         for (int run = 0; run < 2; run++) {

@@ -1,5 +1,7 @@
 package io.isowatch.agent.transport;
 
+import io.isowatch.testkit.InJvmKafka;
+
 import io.isowatch.history.HistoryEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,7 +150,7 @@ class SpoolKillTest {
 
     @Test
     void sigkill_whileShipping_restartedShipperDeliversEveryAcknowledgedEvent() throws Exception {
-        EmbeddedKafka kafka = EmbeddedKafka.shared();
+        InJvmKafka kafka = InJvmKafka.shared();
         String topic = KafkaShipperTest.newTopic(kafka, "killed-shipper");
         List<Long> acked = runAndKill(startChild(dir.toString(), "ks", "0", kafka.bootstrapServers(), topic), 10_000, 5_000);
 

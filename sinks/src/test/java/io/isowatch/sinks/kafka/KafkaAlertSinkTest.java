@@ -1,5 +1,7 @@
 package io.isowatch.sinks.kafka;
 
+import io.isowatch.testkit.InJvmKafka;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,13 +47,14 @@ class KafkaAlertSinkTest {
             assertEquals(0, sink.failed());
         }
 
-        List<ConsumerRecord<String, byte[]>> records = kafka.read(topic, 3);
+        List<ConsumerRecord<byte[], byte[]>> records = kafka.readTopic(topic, r -> r.size() >= 3, Duration.ofSeconds(30));
         assertEquals(3, records.size());
-        Map<String, ConsumerRecord<String, byte[]>> byId = new LinkedHashMap<>();
-        for (ConsumerRecord<String, byte[]> r : records) {
+        Map<String, ConsumerRecord<byte[], byte[]>> byId = new LinkedHashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
             Map<String, Object> json = Json.object(new String(r.value(), StandardCharsets.UTF_8));
-            assertEquals(r.key(), json.get("id"), "key = id");
-            byId.merge(r.key(), r, (a, b) -> {
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            assertEquals(key, json.get("id"), "key = id");
+            byId.merge(key, r, (a, b) -> {
                 assertEquals(a.partition(), b.partition(), "repeats of a finding share a partition");
                 return a.offset() < b.offset() ? a : b;
             });

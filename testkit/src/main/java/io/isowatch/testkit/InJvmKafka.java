@@ -1,4 +1,4 @@
-package io.isowatch.agent.transport;
+package io.isowatch.testkit;
 
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -8,9 +8,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -23,35 +27,36 @@ import java.util.function.Predicate;
 
 /**
  * A single-node KRaft Kafka cluster (one combined broker+controller) inside the test JVM, built
- * on Kafka's own test kit.
+ * on Kafka's own test kit — the one wrapper every module's tests use (STACK.md: it is Kafka's
+ * internal harness).
  *
  * <p>{@link #shared()} starts one cluster per JVM on first use and stops it at JVM exit, since a
  * start costs several seconds. Tests that stop the broker use {@link #startDedicated()} and close
  * it themselves. The broker's port survives {@link #stopBroker()} / {@link #startBroker()}: the
  * test kit re-binds the same port, so clients reconnect to the same bootstrap address.
  */
-public final class EmbeddedKafka implements AutoCloseable {
+public final class InJvmKafka implements AutoCloseable {
 
-    private static EmbeddedKafka shared;
+    private static InJvmKafka shared;
 
     private final KafkaClusterTestKit cluster;
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+    private InJvmKafka(KafkaClusterTestKit cluster) {
         this.cluster = cluster;
     }
 
     /** The JVM-wide cluster, started on first call. */
-    public static synchronized EmbeddedKafka shared() {
+    public static synchronized InJvmKafka shared() {
         if (shared == null) {
             shared = startDedicated();
-            EmbeddedKafka started = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "embedded-kafka-stop"));
+            InJvmKafka started = shared;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "in-jvm-kafka-stop"));
         }
         return shared;
     }
 
     /** A cluster of its own; the caller closes it. */
-    public static EmbeddedKafka startDedicated() {
+    public static InJvmKafka startDedicated() {
         try {
             TestKitNodes nodes = new TestKitNodes.Builder()
                     .setCombined(true)
@@ -73,7 +78,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
-            return new EmbeddedKafka(cluster);
+            return new InJvmKafka(cluster);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the in-JVM Kafka cluster: " + e, e);
         }
@@ -140,6 +145,22 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         }
         return records;
+    }
+
+    /** Sends the records with an idempotent producer and waits until all are acknowledged. */
+    public void send(List<ProducerRecord<byte[], byte[]>> records) {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                producer.send(r);
+            }
+            producer.flush();
+        }
     }
 
     @Override
