@@ -96,18 +96,15 @@ final class ListAppendInference implements Inference {
         }
     }
 
+    private final LostUpdates.VersionText versions = (key, length) -> prefix(key, (int) length);
+
     private Finding lostUpdate(int group) {
-        return new Finding.LostUpdate(lostUpdates.key(group), prefix(lostUpdates.key(group),
-                (int) lostUpdates.value(group)), lostUpdates.members(group).stream().map(context::txn).toList());
+        return lostUpdates.finding(group, versions, context::txn);
     }
 
     @Override
     public List<Finding> lostUpdates() {
-        List<Finding> out = new ArrayList<>();
-        for (int g : lostUpdates.groups()) {
-            out.add(lostUpdate(g));
-        }
-        return out;
+        return lostUpdates.findings(versions, context::txn);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.isowatch.checker;
 
 import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.anomaly.Txn;
 import io.isowatch.history.MicroOp;
 
 import java.util.ArrayList;
@@ -72,6 +74,27 @@ final class LostUpdates {
             }
         }
         return false;
+    }
+
+    /** How a workload shows the version read: a list for list-append, one value or nil for a register. */
+    interface VersionText {
+        long[] value(long key, long version);
+    }
+
+    /** The finding for a group, its members shown by {@code txns}. */
+    Finding.LostUpdate finding(int group, VersionText versions, java.util.function.IntFunction<Txn> txns) {
+        long key = key(group);
+        return new Finding.LostUpdate(key, versions.value(key, value(group)),
+                members(group).stream().map(txns::apply).toList());
+    }
+
+    /** Every group with two or more members, as findings, for the verdict. */
+    List<Finding> findings(VersionText versions, java.util.function.IntFunction<Txn> txns) {
+        List<Finding> out = new ArrayList<>();
+        for (int g : reported) {
+            out.add(finding(g, versions, txns));
+        }
+        return out;
     }
 
     /** Groups with at least two members, in the order they reached two. */

@@ -321,19 +321,15 @@ final class RegisterInference implements Inference {
         return r.length() == 0 ? Value.NIL : new Value(false, r.values()[0]);
     }
 
+    private final LostUpdates.VersionText versions = (key, v) -> v == TraceListener.NIL ? null : new long[] {v};
+
     private Finding lostUpdate(int group) {
-        long v = lostUpdates.value(group);
-        return new Finding.LostUpdate(lostUpdates.key(group), v == TraceListener.NIL ? null : new long[] {v},
-                lostUpdates.members(group).stream().map(context::txn).toList());
+        return lostUpdates.finding(group, versions, context::txn);
     }
 
     @Override
     public List<Finding> lostUpdates() {
-        List<Finding> out = new ArrayList<>();
-        for (int g : lostUpdates.groups()) {
-            out.add(lostUpdate(g));
-        }
-        return out;
+        return lostUpdates.findings(versions, context::txn);
     }
 
     @Override
