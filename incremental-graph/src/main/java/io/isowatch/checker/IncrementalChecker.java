@@ -68,6 +68,7 @@ public final class IncrementalChecker {
     private final Context context = new Context();
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
     private final Consumer<Op> processEvent = this::process;
+    private final SessionOrder.Links links = this::link;
 
     private final LongIntMap openTxn = new LongIntMap();
     private final LongIntMap crashed = new LongIntMap();
@@ -192,7 +193,7 @@ public final class IncrementalChecker {
             default -> fail++;
         }
         boolean[] prefixRead = inference.completed(id, op, outcome);
-        sessions.completed(id, p, outcome, this::link);
+        sessions.completed(id, p, outcome, links);
         txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
