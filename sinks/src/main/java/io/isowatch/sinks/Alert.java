@@ -2,6 +2,7 @@ package io.isowatch.sinks;
 
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
+import io.isowatch.explain.FindingJson;
 import io.isowatch.explain.FindingText;
 import io.isowatch.history.AtomTable;
 
@@ -11,30 +12,37 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * One finding on its way to the sinks.
+ * One finding on its way to the sinks, already rendered.
  *
- * @param finding          what the checker proved
- * @param id               its stable id ({@link FindingId}): consumers de-duplicate by it
- * @param models           the consistency models checked against, by Elle name, sorted
- * @param detectedAtMillis when the checker proved it, in epoch milliseconds; the caller's clock
- *                         (the core has none)
+ * <p>An alert holds text, not the core's {@link Finding}: the finding's keys and elements are
+ * atoms of one JVM's {@link AtomTable}, while an alert crosses threads, operators and machines
+ * (the Flink job serializes it between the checker and the sinks). {@link #of} renders once, on
+ * the thread that owns the table; after that an alert is a plain immutable value.
+ *
+ * @param id                   the finding's stable id ({@link FindingId}): consumers de-duplicate by it
+ * @param type                 the anomaly's Elle name, e.g. {@code G2-item}
+ * @param title                one line: the anomaly, the shape of the evidence and the history indices
+ * @param models               the consistency models checked against, by Elle name, sorted
+ * @param detectedAtMillis     when the checker proved it, in epoch milliseconds; the caller's clock
+ *                             (the core has none)
  * @param detectionDelayMillis how long after the completion of the finding's last transaction it
- *                         was proven, in milliseconds; {@link #UNKNOWN_DELAY} when not known
- * @param atoms            the table the finding's keys and elements are atoms of. Not
- *                         thread-safe: sinks render on the thread that calls
- *                         {@link AlertSink#accept}, which must be the one feeding the table or
- *                         be ordered after it
+ *                             was proven, in milliseconds; {@link #UNKNOWN_DELAY} when not known
+ * @param explanation          the full, multi-line Elle-style explanation
+ * @param findingJson          the finding as {@link FindingJson} writes it: transactions, steps and
+ *                             edges of a cycle, the explanation
  */
-public record Alert(Finding finding, String id, List<String> models, long detectedAtMillis,
-                    long detectionDelayMillis, AtomTable atoms) {
+public record Alert(String id, String type, String title, List<String> models, long detectedAtMillis,
+                    long detectionDelayMillis, String explanation, String findingJson) {
 
     /** The detection delay of an alert whose transactions carry no times. */
     public static final long UNKNOWN_DELAY = -1;
 
     public Alert {
-        Objects.requireNonNull(finding, "finding");
         Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(atoms, "atoms");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(explanation, "explanation");
+        Objects.requireNonNull(findingJson, "findingJson");
         models = List.copyOf(new TreeSet<>(models));
         if (detectionDelayMillis < UNKNOWN_DELAY) {
             throw new IllegalArgumentException("detectionDelayMillis must be >= 0, or -1 for unknown, got "
@@ -42,26 +50,15 @@ public record Alert(Finding finding, String id, List<String> models, long detect
         }
     }
 
-    /** An alert for {@code finding}, its id computed by {@link FindingId#of(Finding, AtomTable)}. */
+    /**
+     * Renders {@code finding} into an alert; its id computed by {@link FindingId#of(Finding, AtomTable)}.
+     * Call it on the thread that owns {@code atoms}.
+     */
     public static Alert of(Finding finding, Collection<String> models, long detectedAtMillis,
                            long detectionDelayMillis, AtomTable atoms) {
-        return new Alert(finding, FindingId.of(finding, atoms), List.copyOf(models), detectedAtMillis,
-                detectionDelayMillis, atoms);
-    }
-
-    /** The anomaly's Elle name, e.g. {@code G2-item}. */
-    public String type() {
-        return finding.type().elleName();
-    }
-
-    /** One line: the anomaly, the shape of the evidence and the history indices. */
-    public String title() {
-        return FindingText.title(finding);
-    }
-
-    /** The full, multi-line explanation. */
-    public String explanation() {
-        return FindingText.render(finding, atoms);
+        return new Alert(FindingId.of(finding, atoms), finding.type().elleName(), FindingText.title(finding),
+                List.copyOf(models), detectedAtMillis, detectionDelayMillis, FindingText.render(finding, atoms),
+                FindingJson.toJson(finding, atoms));
     }
 
     /** True when {@link #detectionDelayMillis()} is known. */

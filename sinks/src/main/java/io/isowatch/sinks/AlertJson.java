@@ -3,7 +3,6 @@ package io.isowatch.sinks;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.isowatch.explain.FindingJson;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -56,7 +55,7 @@ public final class AlertJson {
         }
         g.writeNumberField("version", VERSION);
         g.writeFieldName("finding");
-        FindingJson.write(g, alert.finding(), alert.atoms());
+        g.writeRawValue(alert.findingJson());
         g.writeEndObject();
     }
 
