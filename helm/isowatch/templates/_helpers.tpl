@@ -1,0 +1,213 @@
+{{/*
+Names. Kubernetes names are capped at 63 characters; the FlinkDeployment name becomes Flink's
+kubernetes.cluster-id, which Flink caps at 45.
+*/}}
+{{- define "isowatch.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "isowatch.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "isowatch.job.name" -}}
+{{- printf "%s-checker" (include "isowatch.fullname" .) | trunc 45 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "isowatch.agent.name" -}}
+{{- printf "%s-agent" (include "isowatch.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "isowatch.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every resource. */}}
+{{- define "isowatch.labels" -}}
+helm.sh/chart: {{ include "isowatch.chart" . }}
+{{ include "isowatch.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: isowatch
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{- define "isowatch.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "isowatch.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Selector labels of the agent pod and the Flink pods. */}}
+{{- define "isowatch.agent.selectorLabels" -}}
+{{ include "isowatch.selectorLabels" . }}
+app.kubernetes.io/component: agent
+{{- end }}
+
+{{- define "isowatch.job.selectorLabels" -}}
+{{ include "isowatch.selectorLabels" . }}
+app.kubernetes.io/component: checker
+{{- end }}
+
+{{/* repository:tag, the tag defaulting to the chart's appVersion. Call with (dict "image" X "root" $). */}}
+{{- define "isowatch.image" -}}
+{{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion .image.tag) }}
+{{- end }}
+
+{{- define "isowatch.agent.id" -}}
+{{- default (include "isowatch.agent.name" .) .Values.agent.agentId }}
+{{- end }}
+
+{{- define "isowatch.agent.claimName" -}}
+{{- default (printf "%s-spool" (include "isowatch.agent.name" .)) .Values.agent.spool.existingClaim }}
+{{- end }}
+
+{{- define "isowatch.job.stateClaimName" -}}
+{{- default (printf "%s-state" (include "isowatch.job.name" .)) .Values.job.stateVolume.existingClaim }}
+{{- end }}
+
+{{- define "isowatch.imagePullSecrets" -}}
+{{- range .Values.imagePullSecrets }}
+- name: {{ if kindIs "string" . }}{{ . }}{{ else }}{{ .name }}{{ end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Cross-field checks that values.schema.json cannot express; each names the values to change.
+*/}}
+{{- define "isowatch.validate" -}}
+{{- $job := .Values.job }}
+{{- if lt (int $job.maxParallelism) (int $job.parallelism) }}
+{{- fail (printf "job.maxParallelism (%v) must be at least job.parallelism (%v); maxParallelism is fixed for the life of the state, so raise it before the first deployment" $job.maxParallelism $job.parallelism) }}
+{{- end }}
+{{- if and .Values.agent.enabled $job.enabled (ne .Values.agent.workload $job.options.workload) }}
+{{- fail (printf "agent.workload (%s) and job.options.workload (%s) must be the same workload" .Values.agent.workload $job.options.workload) }}
+{{- end }}
+{{- $managed := include "isowatch.job.chartFlinkConfiguration" . | fromYaml }}
+{{- range $key, $_ := $job.flinkConfiguration }}
+{{- if hasKey $managed $key }}
+{{- fail (printf "job.flinkConfiguration.%s is set by the chart from other values (see docs/kubernetes.md); set those instead" $key) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The Flink configuration the chart derives from typed values (all values strings, as the
+FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration may add others.
+*/}}
+{{- define "isowatch.job.chartFlinkConfiguration" -}}
+{{- $job := .Values.job }}
+{{- $conf := dict
+  "taskmanager.numberOfTaskSlots" (toString (int64 $job.taskManager.slots))
+  "state.backend.type" $job.stateBackend
+  "execution.checkpointing.interval" $job.checkpointing.interval
+  "execution.checkpointing.dir" $job.checkpointing.dir
+  "execution.checkpointing.savepoint-dir" $job.checkpointing.savepointDir
+  "metrics.reporter.prom.factory.class" "org.apache.flink.metrics.prometheus.PrometheusReporterFactory"
+  "metrics.reporter.prom.port" (toString (int64 $job.metrics.port))
+}}
+{{- if eq $job.stateBackend "rocksdb" }}
+{{- $_ := set $conf "execution.checkpointing.incremental" "true" }}
+{{- end }}
+{{- if $job.highAvailability.enabled }}
+{{- $_ := set $conf "high-availability.type" "kubernetes" }}
+{{- $_ := set $conf "high-availability.storageDir" $job.highAvailability.storageDir }}
+{{- end }}
+{{- if $job.periodicSavepointInterval }}
+{{- $_ := set $conf "kubernetes.operator.periodic.savepoint.interval" $job.periodicSavepointInterval }}
+{{- end }}
+{{- toYaml $conf }}
+{{- end }}
+
+{{/* The job's command line: --<option> <value> pairs (io.isowatch.job.JobOptions). */}}
+{{- define "isowatch.job.args" -}}
+{{- $job := .Values.job }}
+{{- $o := $job.options -}}
+- --bootstrap-servers
+- {{ .Values.kafka.bootstrapServers | quote }}
+- --history-topic
+- {{ .Values.kafka.topics.history | quote }}
+- --alerts-topic
+- {{ .Values.kafka.topics.alerts | quote }}
+- --dead-letter-topic
+- {{ .Values.kafka.topics.deadLetters | quote }}
+- --group-id
+- {{ $o.groupId | quote }}
+- --starting-offsets
+- {{ $o.startingOffsets | quote }}
+- --max-out-of-orderness
+- {{ $o.maxOutOfOrderness | quote }}
+- --idle-timeout
+- {{ $o.idleTimeout | quote }}
+- --dedupe-retention
+- {{ $o.dedupeRetention | quote }}
+- --parallelism
+- {{ $job.parallelism | int64 | quote }}
+- --max-parallelism
+- {{ $job.maxParallelism | int64 | quote }}
+- --checkpoint-interval
+- {{ $job.checkpointing.interval | quote }}
+- --state-backend
+- {{ $job.stateBackend | quote }}
+- --consistency-models
+- {{ join "," $o.consistencyModels | quote }}
+- --workload
+- {{ $o.workload | quote }}
+{{- with $o.alertsWebhook }}
+- --alerts-webhook
+- {{ . | quote }}
+{{- end }}
+{{- end }}
+
+{{/* The agent's command line after "isowatch agent run" (the image's entrypoint). */}}
+{{- define "isowatch.agent.args" -}}
+{{- $a := .Values.agent -}}
+- --target
+- {{ $a.target | quote }}
+{{- if hasPrefix "jdbc:" $a.target }}
+- --isolation
+- {{ $a.database.isolation | quote }}
+{{- with $a.database.user }}
+- --user
+- {{ . | quote }}
+{{- end }}
+{{- end }}
+- --workload
+- {{ $a.workload | quote }}
+- --rate
+- {{ include "isowatch.number" $a.rate | quote }}
+- --concurrency
+- {{ $a.concurrency | int64 | quote }}
+- --keys
+- {{ $a.keys | int64 | quote }}
+- --duration
+- {{ $a.duration | quote }}
+- --spool-dir
+- {{ $a.spool.mountPath | quote }}
+- --bootstrap-servers
+- {{ .Values.kafka.bootstrapServers | quote }}
+- --topic
+- {{ .Values.kafka.topics.history | quote }}
+- --metrics-port
+- {{ $a.metricsPort | int64 | quote }}
+- --agent-id
+- {{ include "isowatch.agent.id" . | quote }}
+{{- range $a.extraArgs }}
+- {{ . | quote }}
+{{- end }}
+{{- end }}
+
+{{/* A number without exponent notation: whole numbers as integers, others as written. */}}
+{{- define "isowatch.number" -}}
+{{- if eq (float64 .) (float64 (int64 .)) }}{{ int64 . }}{{ else }}{{ . }}{{ end }}
+{{- end }}
