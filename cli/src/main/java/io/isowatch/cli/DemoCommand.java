@@ -9,7 +9,6 @@ import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.anomaly.Finding;
-import io.isowatch.anomaly.Txn;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
@@ -84,7 +83,6 @@ final class DemoCommand implements Callable<Integer> {
     private int alerts;
     private JsonLinesAlertSink alertsSink;
     /** System.nanoTime() when the recorder's clock started: ops' times count from about here. */
-    private long historyStartNanos;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -124,7 +122,6 @@ final class DemoCommand implements Callable<Integer> {
                 + "checking %s live%n%n", concurrency, rate, duration, isolation, String.join(", ", models));
         out.flush();
         WorkloadResult result;
-        historyStartNanos = System.nanoTime();
         try (HistoryRecorder recorder = HistoryRecorder.builder("demo", log).build()) {
             result = new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
                     .onProgress(p -> log.quietly(() -> {
@@ -149,7 +146,8 @@ final class DemoCommand implements Callable<Integer> {
     private void alert(PrintWriter out, Finding f, AtomTable atoms) {
         alerts++;
         if (alertsSink != null) {
-            alertsSink.accept(Alert.of(f, models, System.currentTimeMillis(), detectionDelayMillis(f), atoms));
+            long now = System.currentTimeMillis();
+            alertsSink.accept(Alert.of(f, models, now, Alert.delayMillis(f, now), atoms));
         }
         out.println("ALERT " + FindingText.title(f));
         if (alerts <= FULL_ALERTS) {
@@ -157,22 +155,5 @@ final class DemoCommand implements Callable<Integer> {
             out.println();
         }
         out.flush();
-    }
-
-    /**
-     * Milliseconds from the completion of the finding's last transaction until now, or
-     * {@link Alert#UNKNOWN_DELAY} when it names no transaction with a time. An op's time counts
-     * nanoseconds from the recorder's start, which {@link #historyStartNanos} marks to within
-     * microseconds (it is taken just before the recorder is built), on the same monotonic clock.
-     */
-    private long detectionDelayMillis(Finding f) {
-        long last = -1;
-        for (Txn t : f.txns()) {
-            last = Math.max(last, t.completion().time());
-        }
-        if (last < 0) {
-            return Alert.UNKNOWN_DELAY;
-        }
-        return Math.max(0, (System.nanoTime() - historyStartNanos - last) / 1_000_000);
     }
 }

@@ -51,8 +51,20 @@ public final class FindingId {
      * with integer keys and values only may be given any table.
      */
     public static String of(Finding finding, AtomTable atoms) {
+        return of(finding, atoms, "");
+    }
+
+    /**
+     * The id of {@code finding} in the named history: findings of different histories (agents)
+     * never share an id, even with the same indices. An empty name gives {@link #of(Finding, AtomTable)}.
+     */
+    public static String of(Finding finding, AtomTable atoms, String history) {
         Canonical c = new Canonical(atoms);
         c.text(DOMAIN);
+        if (!history.isEmpty()) {
+            c.tag('H');
+            c.text(history);
+        }
         c.text(finding.type().elleName());
         if (finding instanceof Finding.Cycle cycle) {
             c.tag('C');

@@ -17,7 +17,8 @@ import java.util.Set;
  * @param registerOptions   the version-order sources rw-register may assume
  */
 public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
-                             long cycleSearchBudget, Workload workload, RegisterOptions registerOptions) {
+                             long cycleSearchBudget, Workload workload, RegisterOptions registerOptions)
+        implements java.io.Serializable {
 
     /** Elle's default: strict-serializable. */
     public static final Set<String> DEFAULT_MODELS = Set.of("strict-serializable");

@@ -12,7 +12,8 @@ package io.isowatch.checker;
  * @param linearizableKeys each key is linearizable: realtime order orders its versions
  *                         ({@code --linearizable-keys})
  */
-public record RegisterOptions(boolean wfrKeys, boolean sequentialKeys, boolean linearizableKeys) {
+public record RegisterOptions(boolean wfrKeys, boolean sequentialKeys, boolean linearizableKeys)
+        implements java.io.Serializable {
 
     /** Only the initial-state inference. */
     public static final RegisterOptions NONE = new RegisterOptions(false, false, false);

@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * the thread that owns the table; after that an alert is a plain immutable value.
  *
  * @param id                   the finding's stable id ({@link FindingId}): consumers de-duplicate by it
+ * @param history              the history it was found in (the recording agent's id), or "" when
+ *                             there is only one (a file)
  * @param type                 the anomaly's Elle name, e.g. {@code G2-item}
  * @param title                one line: the anomaly, the shape of the evidence and the history indices
  * @param models               the consistency models checked against, by Elle name, sorted
@@ -31,7 +33,7 @@ import java.util.TreeSet;
  * @param findingJson          the finding as {@link FindingJson} writes it: transactions, steps and
  *                             edges of a cycle, the explanation
  */
-public record Alert(String id, String type, String title, List<String> models, long detectedAtMillis,
+public record Alert(String id, String history, String type, String title, List<String> models, long detectedAtMillis,
                     long detectionDelayMillis, String explanation, String findingJson) {
 
     /** The detection delay of an alert whose transactions carry no times. */
@@ -39,6 +41,7 @@ public record Alert(String id, String type, String title, List<String> models, l
 
     public Alert {
         Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(history, "history");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(explanation, "explanation");
@@ -51,14 +54,40 @@ public record Alert(String id, String type, String title, List<String> models, l
     }
 
     /**
-     * Renders {@code finding} into an alert; its id computed by {@link FindingId#of(Finding, AtomTable)}.
-     * Call it on the thread that owns {@code atoms}.
+     * Renders {@code finding} of a single-history run (a file, the demo) into an alert; its id
+     * computed by {@link FindingId#of(Finding, AtomTable)}. Call it on the thread that owns {@code atoms}.
      */
     public static Alert of(Finding finding, Collection<String> models, long detectedAtMillis,
                            long detectionDelayMillis, AtomTable atoms) {
-        return new Alert(FindingId.of(finding, atoms), finding.type().elleName(), FindingText.title(finding),
+        return of(finding, "", models, detectedAtMillis, detectionDelayMillis, atoms);
+    }
+
+    /**
+     * Renders {@code finding} of the named history into an alert; its id computed by
+     * {@link FindingId#of(Finding, AtomTable, String)}. Call it on the thread that owns {@code atoms}.
+     */
+    public static Alert of(Finding finding, String history, Collection<String> models, long detectedAtMillis,
+                           long detectionDelayMillis, AtomTable atoms) {
+        return new Alert(FindingId.of(finding, atoms, history), history, finding.type().elleName(), FindingText.title(finding),
                 List.copyOf(models), detectedAtMillis, detectionDelayMillis, FindingText.render(finding, atoms),
                 FindingJson.toJson(finding, atoms));
+    }
+
+    /**
+     * Milliseconds from the completion of the finding's last transaction until
+     * {@code nowEpochMillis}, or {@link #UNKNOWN_DELAY} when it names no transaction with a time.
+     * Op times are taken as nanoseconds since the Unix epoch, as the agent's recorder writes
+     * them; a delay that would be negative (clocks apart) counts as 0.
+     */
+    public static long delayMillis(Finding finding, long nowEpochMillis) {
+        long last = -1;
+        for (io.isowatch.anomaly.Txn t : finding.txns()) {
+            last = Math.max(last, t.completion().time());
+        }
+        if (last < 0) {
+            return UNKNOWN_DELAY;
+        }
+        return Math.max(0, nowEpochMillis - last / 1_000_000L);
     }
 
     /** True when {@link #detectionDelayMillis()} is known. */

@@ -14,6 +14,7 @@ import java.time.format.DateTimeFormatter;
  * An alert as one JSON object, the record of the alerts topic and the line of the alerts file:
  * <pre>
  * {"id": "3f2a…",                  the finding's stable id: de-duplicate by it
+ *  "history": "agent-1",           the recording agent; absent for a single history
  *  "type": "G2-item",              the anomaly
  *  "title": "G2-item: T1 -rw-> …", one line
  *  "models": ["serializable"],     the models checked
@@ -39,6 +40,9 @@ public final class AlertJson {
     public static void write(JsonGenerator g, Alert alert) throws IOException {
         g.writeStartObject();
         g.writeStringField("id", alert.id());
+        if (!alert.history().isEmpty()) {
+            g.writeStringField("history", alert.history());
+        }
         g.writeStringField("type", alert.type());
         g.writeStringField("title", alert.title());
         g.writeArrayFieldStart("models");

@@ -28,7 +28,11 @@ public record DeadLetter(Kind kind, String error, String raw, String topic, int 
         /** A process invoked again before its pending invocation completed. */
         DOUBLE_INVOCATION,
         /** A process invoked again after an info completion (Jepsen retires such processes). */
-        PROCESS_REUSED_AFTER_INFO
+        PROCESS_REUSED_AFTER_INFO,
+        /** The checker rejected the event: it breaks the history's order or protocol. */
+        MALFORMED_HISTORY,
+        /** The event arrived later than max-out-of-orderness allows; it was not checked. */
+        LATE_EVENT
     }
 
     public DeadLetter {

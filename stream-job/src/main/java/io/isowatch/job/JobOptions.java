@@ -1,5 +1,9 @@
 package io.isowatch.job;
 
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.Workload;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -7,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -27,6 +32,11 @@ import java.util.TreeSet;
  *   <tr><td>max-parallelism</td><td>128</td><td>key groups; fixed for the life of the job's state</td></tr>
  *   <tr><td>checkpoint-interval</td><td>10s</td><td>0 disables checkpointing (tests only)</td></tr>
  *   <tr><td>state-backend</td><td>rocksdb</td><td>rocksdb or hashmap</td></tr>
+ *   <tr><td>alerts-topic</td><td>isowatch.alerts</td><td>topic of the alerts, one JSON finding per record, keyed by its stable id</td></tr>
+ *   <tr><td>dead-letter-topic</td><td>isowatch.dead-letters</td><td>topic of malformed records, protocol faults and late events</td></tr>
+ *   <tr><td>alerts-webhook</td><td>(none)</td><td>Alertmanager base URL (e.g. http://alertmanager:9093); alerts are POSTed to /api/v2/alerts</td></tr>
+ *   <tr><td>consistency-models</td><td>strict-serializable</td><td>comma-separated Elle model names to check, as check's -c</td></tr>
+ *   <tr><td>workload</td><td>list-append</td><td>list-append or rw-register, as check's -m</td></tr>
  * </table>
  *
  * Durations are written as a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m},
@@ -43,7 +53,12 @@ public record JobOptions(
         int parallelism,
         int maxParallelism,
         Duration checkpointInterval,
-        String stateBackend) {
+        String stateBackend,
+        String alertsTopic,
+        String deadLetterTopic,
+        String alertsWebhook,
+        Set<String> consistencyModels,
+        Workload workload) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
     public static final String HISTORY_TOPIC = "history-topic";
@@ -56,6 +71,11 @@ public record JobOptions(
     public static final String MAX_PARALLELISM = "max-parallelism";
     public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
     public static final String STATE_BACKEND = "state-backend";
+    public static final String ALERTS_TOPIC = "alerts-topic";
+    public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
+    public static final String ALERTS_WEBHOOK = "alerts-webhook";
+    public static final String CONSISTENCY_MODELS = "consistency-models";
+    public static final String WORKLOAD = "workload";
 
     /** Every key, with its default ("" for none). */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -73,6 +93,20 @@ public record JobOptions(
         requireNonNegative(dedupeRetention, DEDUPE_RETENTION);
         requireNonNegative(checkpointInterval, CHECKPOINT_INTERVAL);
         requireOneOf(stateBackend, STATE_BACKEND, BACKENDS);
+        requireText(alertsTopic, ALERTS_TOPIC);
+        requireText(deadLetterTopic, DEAD_LETTER_TOPIC);
+        Objects.requireNonNull(alertsWebhook, ALERTS_WEBHOOK);
+        Objects.requireNonNull(workload, WORKLOAD);
+        consistencyModels = Set.copyOf(consistencyModels);
+        if (consistencyModels.isEmpty()) {
+            throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + " must name at least one model");
+        }
+        for (String m : consistencyModels) {
+            if (!ConsistencyModels.modelNames().contains(m)) {
+                throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + ": unknown model \"" + m
+                        + "\"; known models are " + ConsistencyModels.modelNames());
+            }
+        }
         if (parallelism < 1) {
             throw new IllegalArgumentException(PARALLELISM + " must be at least 1, got " + parallelism);
         }
@@ -113,7 +147,12 @@ public record JobOptions(
                 integer(PARALLELISM, v.get(PARALLELISM)),
                 integer(MAX_PARALLELISM, v.get(MAX_PARALLELISM)),
                 duration(CHECKPOINT_INTERVAL, v.get(CHECKPOINT_INTERVAL)),
-                v.get(STATE_BACKEND).trim().toLowerCase(Locale.ROOT));
+                v.get(STATE_BACKEND).trim().toLowerCase(Locale.ROOT),
+                v.get(ALERTS_TOPIC).trim(),
+                v.get(DEAD_LETTER_TOPIC).trim(),
+                v.get(ALERTS_WEBHOOK).trim(),
+                models(v.get(CONSISTENCY_MODELS)),
+                workload(v.get(WORKLOAD)));
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -137,6 +176,11 @@ public record JobOptions(
         m.put(MAX_PARALLELISM, Integer.toString(maxParallelism));
         m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
         m.put(STATE_BACKEND, stateBackend);
+        m.put(ALERTS_TOPIC, alertsTopic);
+        m.put(DEAD_LETTER_TOPIC, deadLetterTopic);
+        m.put(ALERTS_WEBHOOK, alertsWebhook);
+        m.put(CONSISTENCY_MODELS, String.join(",", new TreeSet<>(consistencyModels)));
+        m.put(WORKLOAD, workload.elleName());
         return m;
     }
 
@@ -153,6 +197,11 @@ public record JobOptions(
         d.put(MAX_PARALLELISM, "128");
         d.put(CHECKPOINT_INTERVAL, "10s");
         d.put(STATE_BACKEND, "rocksdb");
+        d.put(ALERTS_TOPIC, "isowatch.alerts");
+        d.put(DEAD_LETTER_TOPIC, "isowatch.dead-letters");
+        d.put(ALERTS_WEBHOOK, "");
+        d.put(CONSISTENCY_MODELS, "strict-serializable");
+        d.put(WORKLOAD, "list-append");
         return java.util.Collections.unmodifiableMap(d);
     }
 
@@ -181,6 +230,57 @@ public record JobOptions(
         }
         throw new IllegalArgumentException("option " + key + ": cannot read \"" + text
                 + "\" as a duration; write e.g. 500ms, 5s, 2m, 1h or PT5S");
+    }
+
+    /** The checker's options: these models and workload, everything else at check's defaults. */
+    public CheckerOptions checkerOptions() {
+        return CheckerOptions.defaults().withModels(consistencyModels).withWorkload(workload);
+    }
+
+    /**
+     * Parses {@code --key value} pairs, as a Flink job's program arguments are written; a key
+     * may also be given as {@code --key=value}.
+     *
+     * @throws IllegalArgumentException for an argument that is not an option, or a missing value
+     */
+    public static JobOptions fromArgs(String... args) {
+        Map<String, String> raw = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--") || a.length() == 2) {
+                throw new IllegalArgumentException("argument " + (i + 1) + " \"" + a
+                        + "\" is not an option; write --key value, e.g. --bootstrap-servers kafka:9092");
+            }
+            String key = a.substring(2);
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                raw.put(key.substring(0, eq), key.substring(eq + 1));
+            } else if (i + 1 < args.length) {
+                raw.put(key, args[++i]);
+            } else {
+                throw new IllegalArgumentException("option --" + key + " needs a value");
+            }
+        }
+        return parse(raw);
+    }
+
+    private static Set<String> models(String text) {
+        Set<String> out = new TreeSet<>();
+        for (String m : text.split(",")) {
+            if (!m.isBlank()) {
+                out.add(m.trim());
+            }
+        }
+        return out;
+    }
+
+    private static Workload workload(String text) {
+        Workload w = Workload.byElleName(text.trim());
+        if (w == null) {
+            throw new IllegalArgumentException("option " + WORKLOAD + ": expected list-append or rw-register, got \""
+                    + text + "\"");
+        }
+        return w;
     }
 
     private static int integer(String key, String text) {

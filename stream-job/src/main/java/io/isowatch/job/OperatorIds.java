@@ -16,14 +16,25 @@ public final class OperatorIds {
     public static final String PAIR_COMPLETIONS_NAME = "dedupe and pair completions";
     public static final String PAIR_COMPLETIONS_UID = "pair-completions";
 
-    public static final String COMPLETED_SINK_NAME = "completed transactions sink";
-    public static final String COMPLETED_SINK_UID = "completed-txn-sink";
+    public static final String PAIRED_EVENTS_SINK_NAME = "paired events sink";
+    public static final String PAIRED_EVENTS_SINK_UID = "paired-events-sink";
+
+    public static final String CHECK_TRANSACTIONS_NAME = "check transactions";
+    public static final String CHECK_TRANSACTIONS_UID = "check-transactions";
+
+    public static final String ALERT_SINK_NAME = "alerts sink";
+    /** Followed by "-1", "-2", … in the order the sinks are configured. */
+    public static final String ALERT_SINK_UID = "alert-sink";
+
+    public static final String VERDICT_SINK_NAME = "verdict sink";
+    public static final String VERDICT_SINK_UID = "verdict-sink";
+
+    public static final String LATE_EVENTS_NAME = "late events to dead letters";
+    public static final String LATE_EVENTS_UID = "late-events-to-dead-letters";
 
     public static final String DEAD_LETTER_SINK_NAME = "dead letters sink";
     public static final String DEAD_LETTER_SINK_UID = "dead-letter-sink";
 
-    public static final String LATE_EVENTS_SINK_NAME = "late events sink";
-    public static final String LATE_EVENTS_SINK_UID = "late-events-sink";
 
     private OperatorIds() {
     }

@@ -67,7 +67,7 @@ class JobOptionsTest {
     @Test
     void kafkaSource_withoutBootstrapServers_saysWhichOptionIsMissing() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PairingJob.kafkaSource(JobOptions.defaultOptions()));
+                () -> CheckerJob.kafkaSource(JobOptions.defaultOptions()));
         assertTrue(e.getMessage().contains("bootstrap-servers"), e.getMessage());
     }
 }

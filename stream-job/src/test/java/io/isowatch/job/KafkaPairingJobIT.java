@@ -52,8 +52,9 @@ class KafkaPairingJobIT {
         int txns = 0;
         for (int round = 0; round < 10; round++) {
             for (long process = 0; process < 6; process++) {
-                long t = round * 10L + process;
-                for (HistoryEvent e : List.of(invoke("agent-k", seq++, process, t), ok("agent-k", seq++, process, t + 2))) {
+                // Times follow sequence numbers, as the recorder stamps them.
+                long t = seq;
+                for (HistoryEvent e : List.of(invoke("agent-k", seq++, process, t), ok("agent-k", seq++, process, t + 1))) {
                     records.add(record(topic, e, json.render(e, atoms)));
                 }
                 txns++;
@@ -70,24 +71,25 @@ class KafkaPairingJobIT {
                 "parallelism", "2",
                 "checkpoint-interval", "500ms",
                 "idle-timeout", "0"));
-        KafkaSource<Either<DeadLetter, HistoryEvent>> source = PairingJob.kafkaSourceBuilder(options)
+        KafkaSource<Either<DeadLetter, HistoryEvent>> source = CheckerJob.kafkaSourceBuilder(options)
                 .setBounded(OffsetsInitializer.latest())
                 .build();
-        CollectingSink<CompletedTxn> completed = new CollectingSink<>();
+        CollectingSink<HistoryEvent> paired = new CollectingSink<>();
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
-        CollectingSink<HistoryEvent> late = new CollectingSink<>();
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(PairingJob.flinkConfiguration(options));
-        new PairingJob(options, source, completed, deadLetters, late).execute(env, "kafka-pairing-it");
+                StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
+        new CheckerJob(options, options.checkerOptions(), source,
+                JobSinks.of(List.of(), deadLetters).withPairedEvents(paired)).execute(env, "kafka-pairing-it");
+        List<CompletedTxn> completed = CompletedTxn.pairs(paired.values());
 
-        assertEquals(txns, completed.values().size());
-        assertEquals(txns, completed.values().stream().map(t -> t.invocation().sequence()).distinct().count());
+        assertEquals(txns, completed.size());
+        assertEquals(txns, completed.stream().map(t -> t.invocation().sequence()).distinct().count());
         List<DeadLetter> dead = deadLetters.values();
         assertEquals(1, dead.size(), dead::toString);
         assertEquals(DeadLetter.Kind.MALFORMED_RECORD, dead.get(0).kind());
         assertEquals(topic, dead.get(0).topic());
         assertTrue(dead.get(0).partition() >= 0 && dead.get(0).offset() >= 0);
-        assertTrue(late.values().isEmpty(), () -> late.values().toString());
+        assertTrue(dead.stream().noneMatch(d -> d.kind() == DeadLetter.Kind.LATE_EVENT), dead::toString);
     }
 
     private static ProducerRecord<byte[], byte[]> record(String topic, HistoryEvent e, byte[] value) {

@@ -98,24 +98,25 @@ class PairingJobIT {
                 "checkpoint-interval", "500ms",
                 "state-backend", "rocksdb",
                 "max-out-of-orderness", "5s"));
-        CollectingSink<CompletedTxn> completed = new CollectingSink<>();
+        CollectingSink<HistoryEvent> paired = new CollectingSink<>();
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
-        CollectingSink<HistoryEvent> late = new CollectingSink<>();
         DataGeneratorSource<Either<DeadLetter, HistoryEvent>> source =
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
 
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(PairingJob.flinkConfiguration(options));
-        PairingJob job = new PairingJob(options, source, completed, deadLetters, late);
+                StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
+        CheckerJob job = new CheckerJob(options, options.checkerOptions(), source,
+                JobSinks.of(List.of(), deadLetters).withPairedEvents(paired));
         job.build(env);
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled(), "Kryo fallback must be off");
         env.execute("pairing-it");
+        List<CompletedTxn> completed = CompletedTxn.pairs(paired.values());
 
-        Set<String> got = completed.values().stream()
+        Set<String> got = completed.stream()
                 .map(t -> t.source() + "/" + t.process() + "/" + t.invocation().sequence() + "/" + t.completion().sequence())
                 .collect(Collectors.toSet());
         assertEquals(expected, got);
-        assertEquals(expected.size(), completed.values().size(), "each transaction exactly once");
+        assertEquals(expected.size(), completed.size(), "each transaction exactly once");
 
         List<DeadLetter> dead = deadLetters.values();
         assertEquals(2, dead.size(), () -> dead.toString());
@@ -125,6 +126,6 @@ class PairingJobIT {
         assertEquals(MALFORMED, malformed.raw());
         assertTrue(malformed.error().contains("\"type\"") && malformed.error().contains("okay"), malformed.error());
         assertTrue(dead.stream().anyMatch(d -> d.kind() == DeadLetter.Kind.ORPHAN_COMPLETION));
-        assertTrue(late.values().isEmpty(), () -> late.values().toString());
+        assertTrue(dead.stream().noneMatch(d -> d.kind() == DeadLetter.Kind.LATE_EVENT), dead::toString);
     }
 }

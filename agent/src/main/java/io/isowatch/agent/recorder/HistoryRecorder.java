@@ -19,7 +19,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Each event gets this agent's id and the next sequence number, dense from
  * {@link Builder#firstSequence(long)}; the op's {@code index} is that sequence number and its
- * {@code time} the nanoseconds since the recorder started. Numbering and appending happen under
+ * {@code time} nanoseconds since the Unix epoch, read from the monotonic clock anchored once to
+ * the wall clock at start (see {@link Builder#timeOrigin(long)}). Epoch times keep a resumed
+ * agent's events after those it recorded before, and the events of several agents comparable,
+ * which the stream job's watermarks need; Jepsen and Elle accept any origin. Numbering and appending happen under
  * one lock, so the log holds the events in sequence order, and an event's index is below that of
  * every event recorded after it returned: an invocation recorded after a completion returned
  * really began after it, which is what realtime (strict-serializable) checking relies on.
@@ -43,6 +46,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final AgentMetrics metrics;
     private final LongSupplier clock;
     private final long start;
+    private final long origin;
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentHashMap<Long, Pending> open = new ConcurrentHashMap<>();
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
@@ -59,6 +63,8 @@ public final class HistoryRecorder implements AutoCloseable {
         this.clock = b.clock;
         this.nextSequence = b.firstSequence;
         this.start = clock.getAsLong();
+        this.origin = b.timeOrigin != null ? b.timeOrigin
+                : b.customClock ? 0 : Math.multiplyExact(System.currentTimeMillis(), 1_000_000L);
     }
 
     /** A recorder for agent {@code agentId} appending to {@code log}, with the system clock and no metrics. */
@@ -167,7 +173,7 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Called with {@link #lock} held. */
     private void append(long now, OpType type, long process, List<MicroOp> value) {
         long sequence = nextSequence;
-        log.append(new HistoryEvent(agentId, sequence, new Op(sequence, now - start, type, process, value)));
+        log.append(new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value)));
         nextSequence = sequence + 1;
         recorded++;
         if (metrics != null) {
@@ -192,6 +198,8 @@ public final class HistoryRecorder implements AutoCloseable {
         private final EventLog log;
         private AgentMetrics metrics;
         private LongSupplier clock = System::nanoTime;
+        private boolean customClock;
+        private Long timeOrigin;
         private long firstSequence;
 
         private Builder(String agentId, EventLog log) {
@@ -208,9 +216,25 @@ public final class HistoryRecorder implements AutoCloseable {
             return this;
         }
 
-        /** A monotonic nanosecond clock; {@link System#nanoTime()} by default. Tests pass a fake one. */
+        /**
+         * A monotonic nanosecond clock; {@link System#nanoTime()} by default. Tests pass a fake
+         * one; its times then start at 0 unless {@link #timeOrigin(long)} says otherwise.
+         */
         public Builder clock(LongSupplier value) {
             this.clock = Objects.requireNonNull(value, "clock");
+            this.customClock = true;
+            return this;
+        }
+
+        /**
+         * The time of the recorder's first instant, in nanoseconds; by default the wall clock at
+         * start in nanoseconds since the Unix epoch (0 with a custom clock).
+         */
+        public Builder timeOrigin(long nanos) {
+            if (nanos < 0) {
+                throw new IllegalArgumentException("timeOrigin must be >= 0, got " + nanos);
+            }
+            this.timeOrigin = nanos;
             return this;
         }
 

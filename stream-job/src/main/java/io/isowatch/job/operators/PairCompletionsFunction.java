@@ -3,7 +3,6 @@ package io.isowatch.job.operators;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.OpType;
 import io.isowatch.history.codec.JsonLinesWriter;
-import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
@@ -30,7 +29,10 @@ import java.util.Map;
 
 /**
  * Stage 1 of the checker: per (agent, process), drops re-sent events, puts events back in the
- * agent's order, and pairs each completion with its invocation into a {@link CompletedTxn}.
+ * agent's order, and pairs each completion with its invocation. Its output is the process's
+ * events that passed: each invocation as the watermark passes it, then its completion. Emitting
+ * the invocation without waiting for its completion lets the checker place it exactly in time
+ * (realtime order needs to know which transactions were open when another completed).
  *
  * <p><b>Order.</b> Events wait in {@value #BUFFERED_EVENTS} until the watermark passes their
  * event time, then are released in sequence order (the agent's own order, exact within a
@@ -54,7 +56,7 @@ import java.util.Map;
  * event: O(1) state accesses, plus a scan of the key's buffer (a few events) per watermark
  * firing.
  */
-public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, CompletedTxn> {
+public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent> {
 
     private static final long serialVersionUID = 1L;
 
@@ -106,7 +108,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     }
 
     @Override
-    public void processElement(HistoryEvent event, Context ctx, Collector<CompletedTxn> out) throws Exception {
+    public void processElement(HistoryEvent event, Context ctx, Collector<HistoryEvent> out) throws Exception {
         ProcessProgress p = progress.value();
         if ((p != null && event.sequence() <= p.lastSequence()) || buffered.contains(event.sequence())) {
             duplicates.inc();
@@ -123,7 +125,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<CompletedTxn> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
         List<HistoryEvent> ready = new ArrayList<>();
         boolean anyLeft = false;
         for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
@@ -146,7 +148,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     }
 
     /** Handles one event in the agent's order. */
-    private void release(HistoryEvent event, OnTimerContext ctx, Collector<CompletedTxn> out) throws Exception {
+    private void release(HistoryEvent event, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
         ProcessProgress before = progress.value();
         boolean retired = before != null && before.retired();
         HistoryEvent pending = pendingInvocation.value();
@@ -163,6 +165,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                         + " is still pending; the second invocation is dropped");
             } else {
                 pendingInvocation.update(event);
+                out.collect(event);
             }
         } else if (pending == null) {
             deadLetter(ctx, DeadLetter.Kind.ORPHAN_COMPLETION, event, "completion \"" + type.jepsenName()
@@ -171,7 +174,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         } else {
             pendingInvocation.clear();
             completed.inc();
-            out.collect(new CompletedTxn(pending, event));
+            out.collect(event);
             retired = retired || type == OpType.INFO;
         }
         long ts = EventTime.of(event);
@@ -207,7 +210,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     }
 
     /** The event as a JSON op map with agent and seq, for people reading dead letters. */
-    static String render(HistoryEvent event) {
+    public static String render(HistoryEvent event) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         JobAtoms.locked(atoms -> {
             try (JsonLinesWriter w = new JsonLinesWriter(bytes, atoms)) {

@@ -4,7 +4,6 @@ import io.isowatch.job.DeadLetter;
 
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -15,7 +14,7 @@ import java.io.IOException;
  * Flink serializer of {@link DeadLetter}. Layout: kind (by name, so reordering the enum is
  * harmless), error, raw, topic as Flink strings, then partition (int) and offset (long).
  */
-public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLetter> {
+public final class DeadLetterSerializer extends ImmutableValueSerializer<DeadLetter> {
 
     private static final long serialVersionUID = 1L;
 
@@ -23,23 +22,8 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
     public static final DeadLetterSerializer INSTANCE = new DeadLetterSerializer();
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public DeadLetter createInstance() {
         return null;
-    }
-
-    @Override
-    public DeadLetter copy(DeadLetter from) {
-        return from;
-    }
-
-    @Override
-    public DeadLetter copy(DeadLetter from, DeadLetter reuse) {
-        return from;
     }
 
     @Override
@@ -68,16 +52,6 @@ public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLett
         }
         return new DeadLetter(k, StringValue.readString(in), StringValue.readString(in),
                 StringValue.readString(in), in.readInt(), in.readLong());
-    }
-
-    @Override
-    public DeadLetter deserialize(DeadLetter reuse, DataInputView in) throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-        serialize(deserialize(in), out);
     }
 
     @Override

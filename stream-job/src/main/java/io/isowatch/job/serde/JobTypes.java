@@ -1,9 +1,9 @@
 package io.isowatch.job.serde;
 
 import io.isowatch.history.HistoryEvent;
-import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.operators.ProcessProgress;
+import io.isowatch.sinks.Alert;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -16,8 +16,8 @@ public final class JobTypes {
 
     public static final TypeInformation<HistoryEvent> HISTORY_EVENT =
             new ExplicitTypeInfo<>(HistoryEvent.class, new HistoryEventSerializer());
-    public static final TypeInformation<CompletedTxn> COMPLETED_TXN =
-            new ExplicitTypeInfo<>(CompletedTxn.class, new CompletedTxnSerializer());
+    public static final TypeInformation<Alert> ALERT =
+            new ExplicitTypeInfo<>(Alert.class, AlertSerializer.INSTANCE);
     public static final TypeInformation<DeadLetter> DEAD_LETTER =
             new ExplicitTypeInfo<>(DeadLetter.class, DeadLetterSerializer.INSTANCE);
     public static final TypeInformation<ProcessProgress> PROCESS_PROGRESS =

@@ -4,14 +4,13 @@ import io.isowatch.job.operators.ProcessProgress;
 
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 import java.io.IOException;
 
 /** Flink serializer of {@link ProcessProgress}: fixed 17 bytes (long, long, boolean). */
-public final class ProcessProgressSerializer extends TypeSerializerSingleton<ProcessProgress> {
+public final class ProcessProgressSerializer extends ImmutableValueSerializer<ProcessProgress> {
 
     private static final long serialVersionUID = 1L;
 
@@ -21,23 +20,8 @@ public final class ProcessProgressSerializer extends TypeSerializerSingleton<Pro
     private static final int LENGTH = 8 + 8 + 1;
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
     public ProcessProgress createInstance() {
         return new ProcessProgress(-1, Long.MIN_VALUE, false);
-    }
-
-    @Override
-    public ProcessProgress copy(ProcessProgress from) {
-        return from;
-    }
-
-    @Override
-    public ProcessProgress copy(ProcessProgress from, ProcessProgress reuse) {
-        return from;
     }
 
     @Override
@@ -55,11 +39,6 @@ public final class ProcessProgressSerializer extends TypeSerializerSingleton<Pro
     @Override
     public ProcessProgress deserialize(DataInputView in) throws IOException {
         return new ProcessProgress(in.readLong(), in.readLong(), in.readBoolean());
-    }
-
-    @Override
-    public ProcessProgress deserialize(ProcessProgress reuse, DataInputView in) throws IOException {
-        return deserialize(in);
     }
 
     @Override

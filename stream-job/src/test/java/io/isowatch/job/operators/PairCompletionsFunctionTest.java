@@ -29,14 +29,14 @@ class PairCompletionsFunctionTest {
     private static final long RETENTION_MS = 1_000;
 
     private PairCompletionsFunction function;
-    private KeyedOneInputStreamOperatorTestHarness<Tuple2<String, Long>, HistoryEvent, CompletedTxn> harness;
+    private KeyedOneInputStreamOperatorTestHarness<Tuple2<String, Long>, HistoryEvent, HistoryEvent> harness;
 
     @BeforeEach
     void open() throws Exception {
         function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
                 new ProcessKeySelector(), JobTypes.PROCESS_KEY);
-        harness.setup(JobTypes.COMPLETED_TXN.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
         harness.open();
     }
 
@@ -52,7 +52,7 @@ class PairCompletionsFunctionTest {
     }
 
     private List<CompletedTxn> completed() {
-        return harness.extractOutputValues();
+        return CompletedTxn.pairs(harness.extractOutputValues());
     }
 
     private List<DeadLetter> deadLetters() {
@@ -238,18 +238,24 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30));
         harness.processWatermark(20);
         var snapshot = harness.snapshot(1, 1);
+        List<HistoryEvent> beforeRestore = harness.extractOutputValues();
+        assertEquals(List.of(0L), beforeRestore.stream().map(HistoryEvent::sequence).toList(),
+                "the invocation leaves as the watermark passes it");
         harness.close();
 
         function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
                 new ProcessKeySelector(), JobTypes.PROCESS_KEY);
-        harness.setup(JobTypes.COMPLETED_TXN.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
         harness.initializeState(snapshot);
         harness.open();
         send(ok("a", 1, 1, 30)); // re-sent after the restart: still a duplicate
         harness.processWatermark(40);
-        assertEquals(1, completed().size());
-        assertEquals(0, completed().get(0).invocation().sequence());
+        List<HistoryEvent> all = new java.util.ArrayList<>(beforeRestore);
+        all.addAll(harness.extractOutputValues());
+        List<CompletedTxn> pairs = CompletedTxn.pairs(all);
+        assertEquals(1, pairs.size());
+        assertEquals(0, pairs.get(0).invocation().sequence());
         assertEquals(1, function.duplicatesDropped());
     }
 }

@@ -4,7 +4,6 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
-import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.Events;
 import io.isowatch.job.operators.ProcessProgress;
@@ -32,13 +31,6 @@ class SerializersTest {
                 Events.ok("a1", 1, 1, 11),
                 new HistoryEvent("a2", 7, new Op(3, -1, OpType.INFO, 0, List.of())),
                 withStrings()));
-    }
-
-    @Test
-    void completedTxn_writeRestoreCompare() throws Exception {
-        SerializerRoundTrip.check(new CompletedTxnSerializer(), List.of(
-                new CompletedTxn(Events.invoke("a1", 0, 1, 10), Events.ok("a1", 1, 1, 11)),
-                new CompletedTxn(Events.invoke("a1", 2, 1, 12), Events.complete(OpType.INFO, "a1", 3, 1, 13))));
     }
 
     @Test

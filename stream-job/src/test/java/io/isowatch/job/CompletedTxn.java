@@ -3,11 +3,15 @@ package io.isowatch.job;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.OpType;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * One transaction of one process, its invocation paired with its completion (ok, fail or info);
- * the output of stage 1 and the unit the later stages check.
+ * One transaction of one process, its invocation paired with its completion (ok, fail or info):
+ * how the tests read stage 1's output.
  *
  * @param invocation the invoke event
  * @param completion the ok, fail or info event of the same agent and process
@@ -43,5 +47,32 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
     /** ok, fail or info. */
     public OpType outcome() {
         return completion.op().type();
+    }
+
+    /**
+     * Pairs stage 1's output: each completion with the last invocation of its (agent, process).
+     * Fails when a completion has no invocation before it, which stage 1 must never emit.
+     */
+    public static List<CompletedTxn> pairs(List<HistoryEvent> events) {
+        Map<String, HistoryEvent> open = new HashMap<>();
+        List<CompletedTxn> out = new ArrayList<>();
+        for (HistoryEvent e : events) {
+            String process = e.source() + "/" + e.op().process();
+            if (e.op().type() == OpType.INVOKE) {
+                HistoryEvent before = open.put(process, e);
+                if (before != null) {
+                    throw new AssertionError("stage 1 emitted two invocations of " + process + " in a row: "
+                            + before.sequence() + " and " + e.sequence());
+                }
+            } else {
+                HistoryEvent invocation = open.remove(process);
+                if (invocation == null) {
+                    throw new AssertionError("stage 1 emitted completion " + e.sequence() + " of " + process
+                            + " without an invocation before it");
+                }
+                out.add(new CompletedTxn(invocation, e));
+            }
+        }
+        return out;
     }
 }

@@ -1,0 +1,41 @@
+package io.isowatch.job;
+
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.sinks.Alert;
+
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.java.tuple.Tuple2;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where the job's outputs go.
+ *
+ * @param alerts       every alert goes to each of these (Kafka, file, webhook, console)
+ * @param deadLetters  malformed records, protocol faults, rejected and late events
+ * @param verdicts     per history (agent), the verdict of a bounded input as check's JSON, or
+ *                     null (a replay reads it)
+ * @param pairedEvents stage 1's output, or null; for tests and debugging
+ */
+public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, Sink<Tuple2<String, String>> verdicts,
+                       Sink<HistoryEvent> pairedEvents) {
+
+    public JobSinks {
+        alerts = List.copyOf(alerts);
+        Objects.requireNonNull(deadLetters, "deadLetters");
+    }
+
+    /** Alerts and dead letters only. */
+    public static JobSinks of(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters) {
+        return new JobSinks(alerts, deadLetters, null, null);
+    }
+
+    public JobSinks withVerdicts(Sink<Tuple2<String, String>> value) {
+        return new JobSinks(alerts, deadLetters, value, pairedEvents);
+    }
+
+    public JobSinks withPairedEvents(Sink<HistoryEvent> value) {
+        return new JobSinks(alerts, deadLetters, verdicts, value);
+    }
+}

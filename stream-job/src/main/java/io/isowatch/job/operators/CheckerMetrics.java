@@ -1,0 +1,107 @@
+package io.isowatch.job.operators;
+
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.graph.DependencyGraph;
+import io.isowatch.sinks.Alert;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The checker operator's metrics, in the group {@value #GROUP}. Through Flink's Prometheus
+ * reporter they appear as {@code flink_taskmanager_job_task_operator_isowatch_<name>}; key-value
+ * groups become labels ({@code anomaly}, {@code model}), both bounded sets, and their key joins
+ * the name: {@code addGroup("anomaly", type).counter("findings")} is exported as
+ * {@code …_isowatch_anomaly_findings{anomaly="G2-item"}}.
+ *
+ * <table>
+ *   <caption>Metrics</caption>
+ *   <tr><td>transactions_checked</td><td>counter</td><td>completed transactions fed to the checker</td></tr>
+ *   <tr><td>anomaly_findings{anomaly}</td><td>counter</td><td>findings by anomaly type</td></tr>
+ *   <tr><td>model_ruled_out{model}</td><td>gauge</td><td>1 once a finding rules the model out, else 0</td></tr>
+ *   <tr><td>graph_transactions</td><td>gauge</td><td>transactions in the live dependency graph</td></tr>
+ *   <tr><td>graph_edges</td><td>gauge</td><td>edges in the live dependency graph</td></tr>
+ *   <tr><td>detection_delay_ms</td><td>histogram</td><td>from the completion of a finding's last transaction to its alert</td></tr>
+ *   <tr><td>late_events</td><td>counter</td><td>events behind this operator's watermark</td></tr>
+ *   <tr><td>dead_letters</td><td>counter</td><td>events the checker rejected</td></tr>
+ *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checker after a restore</td></tr>
+ * </table>
+ */
+final class CheckerMetrics {
+
+    static final String GROUP = "isowatch";
+
+    private final MetricGroup group;
+    private final Counter checked;
+    private final Counter late;
+    private final Counter deadLetters;
+    private final Counter restored;
+    private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
+    private final Map<String, Counter> findings = new HashMap<>();
+    private final Set<String> foundTypes = new TreeSet<>();
+    private Set<String> ruledOut = Set.of();
+    private long graphNodes;
+    private long graphEdges;
+
+    CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options) {
+        this.group = operatorGroup.addGroup(GROUP);
+        this.checked = group.counter("transactions_checked");
+        this.late = group.counter("late_events");
+        this.deadLetters = group.counter("dead_letters");
+        this.restored = group.counter("restored_batches");
+        group.histogram("detection_delay_ms", delay);
+        group.gauge("graph_transactions", (Gauge<Long>) () -> graphNodes);
+        group.gauge("graph_edges", (Gauge<Long>) () -> graphEdges);
+        for (String model : ConsistencyModels.modelNames()) {
+            if (ConsistencyModels.canonicalModel(model).equals(model)) {
+                group.addGroup("model", model).gauge("ruled_out", (Gauge<Integer>) () -> ruledOut.contains(model) ? 1 : 0);
+            }
+        }
+    }
+
+    void checked(long transactions, DependencyGraph graph) {
+        checked.inc(transactions);
+        graphNodes = graph.nodeCount();
+        graphEdges = graph.edgeCount();
+    }
+
+    void found(Finding finding) {
+        String type = finding.type().elleName();
+        findings.computeIfAbsent(type, t -> group.addGroup("anomaly", t).counter("findings")).inc();
+        if (foundTypes.add(type)) {
+            ruledOut = ConsistencyModels.impossibleModels(foundTypes);
+        }
+    }
+
+    void delay(Alert alert) {
+        if (alert.hasDetectionDelay()) {
+            delay.update(alert.detectionDelayMillis());
+        }
+    }
+
+    void late() {
+        late.inc();
+    }
+
+    void deadLetter() {
+        deadLetters.inc();
+    }
+
+    void restored(long batches) {
+        restored.inc(batches);
+    }
+
+    /** The models the findings so far rule out, canonical names. */
+    Set<String> ruledOut() {
+        return ruledOut;
+    }
+}

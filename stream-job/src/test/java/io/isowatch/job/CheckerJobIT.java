@@ -1,0 +1,252 @@
+package io.isowatch.job;
+
+import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.anomaly.FindingId;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.IncrementalChecker;
+import io.isowatch.checker.RegisterOptions;
+import io.isowatch.checker.Verdict;
+import io.isowatch.checker.Workload;
+import io.isowatch.explain.VerdictJson;
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryReader;
+import io.isowatch.job.PairingJobIT.Raw;
+import io.isowatch.job.PairingJobIT.Replay;
+import io.isowatch.job.serde.JobTypes;
+import io.isowatch.sinks.Alert;
+import io.isowatch.testing.Golden;
+import io.isowatch.testing.Json;
+
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole job on Flink's MiniCluster with RocksDB and Kryo off, against {@code isowatch check}'s
+ * engine run offline: every golden history, and generated histories, delivered shuffled through
+ * parallel pairing tasks, give the offline verdict (check's JSON, field for field) and stream the
+ * same findings, each once.
+ */
+class CheckerJobIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SharedMiniCluster.EXTENSION;
+
+    /** One history to replay: its agent id (the job's history key) and its ops. */
+    record History(String agent, List<Op> ops, AtomTable atoms) {
+    }
+
+    /** What the offline engine says: the verdict JSON and the ids of the findings it streamed. */
+    record Offline(Map<String, Object> verdict, Set<String> streamed) {
+    }
+
+    @Test
+    void goldenHistories_shuffled_parallel_matchOfflineVerdicts() throws Exception {
+        // One job per distinct set of checker options; each history is its own agent.
+        Map<CheckerOptions, List<History>> groups = new LinkedHashMap<>();
+        for (Golden.Case c : Golden.cases()) {
+            groups.computeIfAbsent(options(c), o -> new ArrayList<>()).add(read(c));
+        }
+        int checked = 0;
+        for (Map.Entry<CheckerOptions, List<History>> g : groups.entrySet()) {
+            runAndCompare(g.getKey(), g.getValue(), new Random(g.getValue().size()), Integer.MAX_VALUE, "1h");
+            checked += g.getValue().size();
+        }
+        assertEquals(Golden.cases().size(), checked);
+    }
+
+    @Test
+    void generatedHistories_reorderedWithinTheBound_matchOfflineVerdicts() throws Exception {
+        CheckerOptions options = CheckerOptions.defaults().withModels(Set.of("serializable"));
+        List<History> histories = new ArrayList<>();
+        for (long seed = 1; seed <= 4; seed++) {
+            // Stale reads make real anomalies; 1 ms between events lets the watermark release
+            // them batch by batch while later events are still arriving out of order.
+            GeneratorOptions gen = GeneratorOptions.defaults().withTxnCount(1_500).withSeed(seed)
+                    .withStaleReadRate(seed % 2 == 0 ? 0.0 : 0.02);
+            List<Op> ops = new ArrayList<>();
+            for (Op op : ListAppendGenerator.generate(gen)) {
+                ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
+            }
+            histories.add(new History("generated-" + seed, ops, new AtomTable()));
+        }
+        // Events move up to 40 ms of event time; the bound is 100 ms.
+        runAndCompare(options, histories, new Random(7), 40, "100ms");
+    }
+
+    private void runAndCompare(CheckerOptions checks, List<History> histories, Random random, int displacement,
+                               String maxOutOfOrderness) throws Exception {
+        HistoryEventJson json = new HistoryEventJson();
+        List<HistoryEvent> all = new ArrayList<>();
+        Map<String, AtomTable> atomsOf = new java.util.HashMap<>();
+        for (History h : histories) {
+            atomsOf.put(h.agent(), h.atoms());
+            for (Op op : h.ops()) {
+                all.add(new HistoryEvent(h.agent(), op.index(), op));
+            }
+        }
+        List<Raw> raw = new ArrayList<>();
+        for (HistoryEvent e : shuffle(all, random, displacement)) {
+            raw.add(new Raw(0, raw.size(), json.render(e, atomsOf.get(e.source()))));
+        }
+        JobOptions options = JobOptions.parse(Map.of(
+                "parallelism", "2",
+                "max-parallelism", "16",
+                "checkpoint-interval", "0",
+                "state-backend", "rocksdb",
+                "max-out-of-orderness", maxOutOfOrderness));
+        CollectingSink<Alert> alerts = new CollectingSink<>();
+        CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
+        CollectingSink<Tuple2<String, String>> verdicts = new CollectingSink<>();
+        DataGeneratorSource<org.apache.flink.types.Either<DeadLetter, HistoryEvent>> source =
+                new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
+        new CheckerJob(options, checks, source, JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts))
+                .execute(env, "checker-it");
+
+        assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
+        Map<String, String> byHistory = new TreeMap<>();
+        for (Tuple2<String, String> v : verdicts.values()) {
+            assertEquals(null, byHistory.put(v.f0, v.f1), "one verdict per history: " + v.f0);
+        }
+        assertEquals(histories.stream().map(History::agent).collect(Collectors.toCollection(TreeSet::new)),
+                byHistory.keySet());
+        Map<String, List<Alert>> alertsByHistory = new TreeMap<>();
+        for (Alert a : alerts.values()) {
+            alertsByHistory.computeIfAbsent(a.history(), k -> new ArrayList<>()).add(a);
+        }
+        assertTrue(byHistory.keySet().containsAll(alertsByHistory.keySet()), alertsByHistory::toString);
+        for (History h : histories) {
+            Offline offline = offline(checks, h);
+            Map<String, Object> got = withoutSeconds(Json.object(byHistory.get(h.agent())));
+            assertEquals(offline.verdict(), got, h.agent() + ": the job's verdict differs from check's");
+            List<Alert> streamed = alertsByHistory.getOrDefault(h.agent(), List.of());
+            Set<String> ids = streamed.stream().map(Alert::id).collect(Collectors.toSet());
+            assertFalse(ids.isEmpty() && !offline.streamed().isEmpty(), h.agent());
+            assertEquals(streamed.size(), ids.size(), h.agent() + ": a finding was alerted twice");
+            assertEquals(offline.streamed(), ids, h.agent() + ": the job streamed other findings than check");
+        }
+    }
+
+    /** The offline engine over the history in index order, as {@code isowatch check} runs it. */
+    private static Offline offline(CheckerOptions checks, History h) {
+        {
+            AtomTable atoms = new AtomTable();
+            Set<String> streamed = new HashSet<>();
+            List<Finding> found = new ArrayList<>();
+            IncrementalChecker checker = new IncrementalChecker(checks, atoms, found::add);
+            for (Op op : h.ops()) {
+                checker.accept(reintern(op, h.atoms(), atoms));
+                found.forEach(f -> streamed.add(FindingId.of(f, atoms, h.agent())));
+                found.clear();
+            }
+            Verdict v = checker.finish();
+            return new Offline(withoutSeconds(Json.object(VerdictJson.toJson(v, atoms, Double.NaN))), streamed);
+        }
+    }
+
+    private static Op reintern(Op op, AtomTable from, AtomTable to) {
+        return io.isowatch.job.serde.JobAtoms.hasStrings(op) ? reinternStrings(op, from, to) : op;
+    }
+
+    private static Op reinternStrings(Op op, AtomTable from, AtomTable to) {
+        // Histories read into one table are checked with another; carry string atoms across by text.
+        List<io.isowatch.history.MicroOp> mops = new ArrayList<>();
+        for (io.isowatch.history.MicroOp m : op.value()) {
+            long key = recode(m.key(), from, to);
+            if (m instanceof io.isowatch.history.MicroOp.Append a) {
+                mops.add(new io.isowatch.history.MicroOp.Append(key, recode(a.value(), from, to)));
+            } else if (m instanceof io.isowatch.history.MicroOp.Write w) {
+                mops.add(new io.isowatch.history.MicroOp.Write(key, recode(w.value(), from, to)));
+            } else {
+                long[] values = ((io.isowatch.history.MicroOp.Read) m).values();
+                long[] copy = values == null ? null : new long[values.length];
+                for (int i = 0; copy != null && i < copy.length; i++) {
+                    copy[i] = recode(values[i], from, to);
+                }
+                mops.add(new io.isowatch.history.MicroOp.Read(key, copy));
+            }
+        }
+        return new Op(op.index(), op.time(), op.type(), op.process(), mops, op.sourceLine());
+    }
+
+    private static long recode(long atom, AtomTable from, AtomTable to) {
+        return AtomTable.isString(atom) ? to.ofString((String) from.valueOf(atom)) : atom;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutSeconds(Map<String, Object> verdict) {
+        ((Map<String, Object>) verdict.get("stats")).remove("seconds");
+        return verdict;
+    }
+
+    /**
+     * All events in a random order (unbounded displacement), or in time order with each event
+     * moved by at most {@code displacement} ms of event time: the histories interleave as
+     * agents' events do in one topic.
+     */
+    private static List<HistoryEvent> shuffle(List<HistoryEvent> events, Random random, int displacement) {
+        List<HistoryEvent> out = new ArrayList<>(events);
+        if (displacement == Integer.MAX_VALUE) {
+            Collections.shuffle(out, random);
+            return out;
+        }
+        Map<HistoryEvent, Long> lagged = new java.util.IdentityHashMap<>();
+        for (HistoryEvent e : out) {
+            lagged.put(e, e.op().time() + random.nextInt(displacement + 1) * 1_000_000L);
+        }
+        out.sort(java.util.Comparator.comparingLong(lagged::get));
+        return out;
+    }
+
+    private static History read(Golden.Case c) {
+        AtomTable atoms = new AtomTable();
+        List<Op> ops = new ArrayList<>();
+        try (HistoryReader reader = HistoryReader.open(c.history(), atoms)) {
+            for (Op op = reader.next(); op != null; op = reader.next()) {
+                ops.add(op);
+            }
+        }
+        return new History(c.name(), ops, atoms);
+    }
+
+    /** The options the golden case is checked with, as GoldenHistoriesTest builds them. */
+    @SuppressWarnings("unchecked")
+    private static CheckerOptions options(Golden.Case c) {
+        CheckerOptions options = CheckerOptions.defaults()
+                .withModels(new HashSet<>(c.strings("consistency-models")))
+                .withAnomalies(new HashSet<>(c.strings("anomalies") == null ? List.of() : c.strings("anomalies")));
+        if ("rw-register".equals(c.expected().get("workload"))) {
+            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
+            options = options.withWorkload(Workload.RW_REGISTER).withRegisters(new RegisterOptions(
+                    Boolean.TRUE.equals(r.get("wfr-keys")), Boolean.TRUE.equals(r.get("sequential-keys")),
+                    Boolean.TRUE.equals(r.get("linearizable-keys"))));
+        }
+        return options;
+    }
+}
