@@ -71,9 +71,17 @@ final class Charts {
 
     /** {@code helm template}; a failing render throws {@link IllegalStateException} with helm's message. */
     static String template(ValueSet set, Map<String, Object> overrides) {
+        return template(set, overrides, null);
+    }
+
+    /** As {@link #template(ValueSet, Map)}, with one more values file laid over the value set. */
+    static String template(ValueSet set, Map<String, Object> overrides, Path extraValuesFile) {
         TemplateCommand command = new Helm(chartDir()).template().withName(RELEASE).withNamespace(NAMESPACE);
         if (set.file != null) {
             command = command.withValuesFile(chartDir().resolve(set.file));
+        }
+        if (extraValuesFile != null) {
+            command = command.withValuesFile(extraValuesFile);
         }
         for (Map.Entry<String, Object> e : overrides.entrySet()) {
             command = command.set(e.getKey(), e.getValue());
