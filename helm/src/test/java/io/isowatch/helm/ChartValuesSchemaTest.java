@@ -51,6 +51,12 @@ class ChartValuesSchemaTest {
     }
 
     @Test
+    void passwordInTheJdbcUrl_isRejected() {
+        assertContains(rejection(ValueSet.FULL, Map.of("agent.target", "jdbc:postgresql://db:5432/orders?user=u&password=s3cret")),
+                "at '/agent/target'", "'not' failed");
+    }
+
+    @Test
     void jdbcTarget_withoutPasswordSecret_isRejected() {
         assertContains(rejection(ValueSet.DEFAULT, Map.of("agent.target", "jdbc:postgresql://db:5432/orders")),
                 "at '/agent/database/passwordSecret/name': minLength: got 0, want 1");
