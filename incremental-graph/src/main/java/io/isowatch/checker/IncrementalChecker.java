@@ -76,6 +76,8 @@ public final class IncrementalChecker {
 
     private Op current;
     private int currentTxn = -1;
+    private boolean truncated;
+    private long unverifiable;
     private long events;
     private long ok;
     private long info;
@@ -111,6 +113,26 @@ public final class IncrementalChecker {
             throw new IllegalStateException("accept() after finish(): this checker has already given its verdict");
         }
         reorder.offer(op, processEvent);
+    }
+
+    /**
+     * Declares that this checker sees a history only from some index on: the events before it
+     * were dropped (the stream job does so to bound its memory; docs/decisions/0005). Reads of
+     * elements or values written before the cut then look unwritten, so garbage reads are
+     * counted in {@link #unverifiableReads()} instead of reported, and an empty graph is not
+     * reported either. Everything else stays sound: fewer events can only remove edges, never
+     * add one, so every cycle found is a cycle of the whole history. Call before the first event.
+     */
+    public void historyTruncated() {
+        if (events > 0) {
+            throw new IllegalStateException("historyTruncated() after " + events + " events: call it before the first");
+        }
+        truncated = true;
+    }
+
+    /** Garbage reads not reported because the history was truncated (see {@link #historyTruncated()}). */
+    public long unverifiableReads() {
+        return unverifiable;
     }
 
     /** Events taken so far. */
@@ -206,6 +228,10 @@ public final class IncrementalChecker {
     }
 
     private void report(Finding finding) {
+        if (truncated && finding.type() == AnomalyType.GARBAGE_READ) {
+            unverifiable++;
+            return;
+        }
         findings.add(finding);
         listener.accept(finding);
     }
@@ -223,7 +249,7 @@ public final class IncrementalChecker {
         reorder.flush(processEvent);
         finished = true;
         inference.settle();
-        if (graph.edgeCount() == 0 && !sessions.linkedToFailed()) {
+        if (graph.edgeCount() == 0 && !sessions.linkedToFailed() && !truncated) {
             report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH,
                     "no dependency between any two transactions could be inferred", List.of()));
         }
