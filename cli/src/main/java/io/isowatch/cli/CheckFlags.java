@@ -1,0 +1,180 @@
+package io.isowatch.cli;
+
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.RegisterOptions;
+import io.isowatch.checker.Validity;
+import io.isowatch.checker.Verdict;
+import io.isowatch.checker.Workload;
+import io.isowatch.explain.VerdictJson;
+import io.isowatch.explain.VerdictText;
+import io.isowatch.history.AtomTable;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The options of {@code check} that decide the verdict and how it is printed, shared by
+ * {@code check} and {@code replay} (a picocli mixin), so both accept the same flags and print
+ * the same output. Pictures ({@code -o DIR}) stay with {@code check}: they need the findings
+ * themselves, which a replay only sees as JSON.
+ */
+final class CheckFlags {
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-m", "--model"}, defaultValue = "list-append", paramLabel = "WORKLOAD",
+            description = "Workload the history records: list-append or rw-register (default: ${DEFAULT-VALUE}).")
+    String model;
+
+    @Option(names = "--wfr-keys", description = "rw-register: assume writes follow reads within a transaction.")
+    boolean wfrKeys;
+
+    @Option(names = "--sequential-keys",
+            description = "rw-register: assume each key is sequentially consistent (process order orders versions).")
+    boolean sequentialKeys;
+
+    @Option(names = "--linearizable-keys",
+            description = "rw-register: assume each key is linearizable (realtime order orders versions).")
+    boolean linearizableKeys;
+
+    @Option(names = {"-c", "--consistency-models"}, defaultValue = "strict-serializable", paramLabel = "MODELS",
+            split = ",", description = "Models the history must satisfy, comma-separated, or 'none' "
+            + "(default: ${DEFAULT-VALUE}). Any name Elle knows: read-committed, snapshot-isolation, "
+            + "serializable, strong-session-serializable, PL-2, ...")
+    List<String> models;
+
+    @Option(names = {"-a", "--anomalies"}, split = ",", paramLabel = "ANOMALIES",
+            description = "Further anomalies to prohibit, comma-separated (e.g. G1a,G2-item,lost-update).")
+    List<String> anomalies = new ArrayList<>();
+
+    @Option(names = {"--format", "--output"}, defaultValue = "text", paramLabel = "FORMAT",
+            description = "Output: text (default) or json (one object per file, one per line).")
+    OutputFormat format;
+
+    @Option(names = "--reorder-window", defaultValue = "0", paramLabel = "N",
+            description = "Events may arrive up to N positions out of index order (default: ${DEFAULT-VALUE}).")
+    int reorderWindow;
+
+    @Option(names = "--cycle-search-budget", defaultValue = "5000000", paramLabel = "EDGES",
+            description = "Edges one cycle search may visit before the verdict becomes unknown "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long cycleSearchBudget;
+
+    @Option(names = "--max-shown", defaultValue = "8", paramLabel = "N",
+            description = "Text output: findings shown per anomaly type (default: ${DEFAULT-VALUE}).")
+    int maxShown;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    boolean quiet;
+
+    /** Output formats. */
+    enum OutputFormat { text, json }
+
+    /** The checker's options; a bad name or value is a usage error naming the option. */
+    CheckerOptions checkerOptions() {
+        Workload workload = Workload.byElleName(model);
+        if (workload == null) {
+            throw usage("-m: unknown workload '" + model + "'; isowatch checks list-append and rw-register histories");
+        }
+        boolean registerFlags = wfrKeys || sequentialKeys || linearizableKeys;
+        if (registerFlags && workload != Workload.RW_REGISTER) {
+            throw usage("--wfr-keys, --sequential-keys and --linearizable-keys apply to -m rw-register only");
+        }
+        Set<String> modelSet = new LinkedHashSet<>();
+        for (String m : models) {
+            if (!m.isBlank() && !"none".equals(m)) {
+                try {
+                    ConsistencyModels.canonicalModel(m.trim());
+                } catch (IllegalArgumentException e) {
+                    throw usage("-c: " + e.getMessage());
+                }
+                modelSet.add(m.trim());
+            }
+        }
+        Set<String> anomalySet = new LinkedHashSet<>();
+        for (String a : anomalies) {
+            try {
+                ConsistencyModels.checkAnomalyName(a.trim());
+            } catch (IllegalArgumentException e) {
+                throw usage("-a: " + e.getMessage());
+            }
+            anomalySet.add(a.trim());
+        }
+        if (reorderWindow < 0 || cycleSearchBudget <= 0) {
+            throw usage("--reorder-window must be >= 0 and --cycle-search-budget > 0");
+        }
+        return new CheckerOptions(modelSet, anomalySet, reorderWindow, cycleSearchBudget, workload,
+                new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys));
+    }
+
+    /** Prints one file's verdict as {@code check} does. */
+    void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+        if (format == OutputFormat.json) {
+            printJson(out, file, VerdictJson.toJson(v, atoms, seconds));
+        } else {
+            out.println(file + "\t" + v.valid().elleName());
+            if (v.valid() != Validity.TRUE) {
+                out.println(VerdictText.render(v, atoms, maxShown));
+            }
+            printStats(out, file, v.stats().txns(), v.stats().ops(), seconds);
+        }
+    }
+
+    /**
+     * Prints one file's verdict from its JSON ({@code VerdictJson}, as the job emits it), with
+     * {@code stats.seconds} set to {@code seconds}: the same output {@link #print} gives for the
+     * verdict the JSON was written from.
+     */
+    void printFromJson(PrintWriter out, Path file, String verdictJson, double seconds,
+                       java.util.function.Function<String, String> titles) {
+        String json = VerdictJsonText.withSeconds(verdictJson, seconds);
+        if (format == OutputFormat.json) {
+            printJson(out, file, json);
+        } else {
+            VerdictJsonText v = VerdictJsonText.parse(json, titles);
+            out.println(file + "\t" + v.validName());
+            if (!"true".equals(v.validName())) {
+                out.println(v.render(maxShown));
+            }
+            printStats(out, file, v.txns(), v.ops(), seconds);
+        }
+    }
+
+    private static void printJson(PrintWriter out, Path file, String verdictJson) {
+        out.println("{\"file\":" + quote(file.toString()) + "," + verdictJson.substring(1));
+    }
+
+    private static void printStats(PrintWriter out, Path file, long txns, long ops, double seconds) {
+        out.printf("%s: %,d txns, %,d events checked in %.2f s%n", file, txns, ops, seconds);
+    }
+
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

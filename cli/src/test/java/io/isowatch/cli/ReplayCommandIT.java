@@ -1,0 +1,84 @@
+package io.isowatch.cli;
+
+import io.isowatch.testing.Json;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code replay} runs golden histories through a real in-JVM KRaft broker and the checker job on
+ * a local Flink cluster, and must print what {@code check} prints, with check's exit codes.
+ */
+class ReplayCommandIT {
+
+    private static final Path VALID = CheckCommandTest.golden("valid-concurrent");
+    private static final Path WRITE_SKEW = CheckCommandTest.golden("G2-item-write-skew");
+    private static final Path READ_SKEW = CheckCommandTest.golden("G-single-item-read-skew");
+
+    @Test
+    void replay_json_equalsChecksJsonForEachFile() {
+        String[] files = {VALID.toString(), WRITE_SKEW.toString(), READ_SKEW.toString()};
+        CheckCommandTest.Run check = CheckCommandTest.run(args("check", "--format", "json", files));
+        CheckCommandTest.Run replay = CheckCommandTest.run(args("replay", "--format", "json", files));
+        assertEquals(ExitCodes.INVALID, check.code(), check.err());
+        assertEquals(check.code(), replay.code(), replay.err());
+        List<Map<String, Object>> expected = jsonWithoutSeconds(check.out());
+        assertEquals(expected, jsonWithoutSeconds(replay.out()));
+        assertEquals(List.of("G2-item"), expected.get(1).get("anomaly-types"));
+        assertEquals(List.of("G-single-item"), expected.get(2).get("anomaly-types"));
+    }
+
+    @Test
+    void replay_text_validHistory_equalsChecksTextAndExitsZero() {
+        CheckCommandTest.Run check = CheckCommandTest.run("check", "-q", VALID.toString());
+        CheckCommandTest.Run replay = CheckCommandTest.run("replay", "-q", VALID.toString());
+        assertEquals(ExitCodes.VALID, check.code(), check.err());
+        assertEquals(check.code(), replay.code(), replay.err());
+        assertEquals(withoutSeconds(check.out()), withoutSeconds(replay.out()));
+    }
+
+    @Test
+    void replay_text_writeSkewAsSerializable_equalsChecksTextAndExitsOne() {
+        CheckCommandTest.Run check = CheckCommandTest.run("check", "-q", "-c", "serializable", WRITE_SKEW.toString());
+        CheckCommandTest.Run replay = CheckCommandTest.run("replay", "-c", "serializable", WRITE_SKEW.toString());
+        assertEquals(ExitCodes.INVALID, check.code(), check.err());
+        assertEquals(check.code(), replay.code(), replay.err());
+        assertEquals(withoutSeconds(check.out()), withoutSeconds(replay.out()));
+        assertTrue(replay.out().contains("G2-item: T1 -rw-> T2 -rw-> T1"), replay.out());
+        assertTrue(replay.err().contains("running the checker job"), replay.err());
+    }
+
+    @Test
+    void replay_unknownOption_isAUsageError() {
+        CheckCommandTest.Run r = CheckCommandTest.run("replay", "-o", "pictures", VALID.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: Unknown option: '-o'"), r.err());
+    }
+
+    private static String[] args(String command, String flag, String value, String... files) {
+        List<String> a = new ArrayList<>(List.of(command, "-q", flag, value));
+        a.addAll(List.of(files));
+        return a.toArray(String[]::new);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> jsonWithoutSeconds(String jsonLines) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String line : jsonLines.trim().split("\n")) {
+            Map<String, Object> m = Json.object(line);
+            ((Map<String, Object>) m.get("stats")).remove("seconds");
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static String withoutSeconds(String text) {
+        return text.replaceAll("checked in [0-9.]+ s", "checked in _ s");
+    }
+}
