@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).",
-        subcommands = {CheckCommand.class, ReplayCommand.class, GenCommand.class, DemoCommand.class, AgentCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CheckCommand.class, ReplayCommand.class, GenCommand.class, DemoCommand.class, AgentCommand.class, JobCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

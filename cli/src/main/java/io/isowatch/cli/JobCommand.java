@@ -1,0 +1,108 @@
+package io.isowatch.cli;
+
+import io.isowatch.job.CheckerJob;
+import io.isowatch.job.JobOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code isowatch job}: the checker job as {@link CheckerJob#main} wires it (Kafka history topic
+ * in; alerts topic, optional Alertmanager webhook and dead-letter topic out), on a local Flink
+ * cluster inside this JVM, until interrupted. Every {@link JobOptions} key is an option
+ * {@code --key value}; the options are generated from {@link JobOptions#DEFAULTS}, so a new key
+ * appears here without a change.
+ */
+@Command(name = "job", mixinStandardHelpOptions = true, modelTransformer = JobCommand.Keys.class,
+        description = {"Runs the checker job on a local Flink cluster against an existing Kafka, until Ctrl-C.",
+                "Example: isowatch job --bootstrap-servers localhost:9092 --consistency-models serializable"})
+final class JobCommand implements Callable<Integer> {
+
+    /** What each key means; a key missing here is still accepted, with its default only. */
+    private static final Map<String, String> MEANINGS = Map.ofEntries(
+            Map.entry(JobOptions.BOOTSTRAP_SERVERS, "Kafka brokers, HOST:PORT,... (required)."),
+            Map.entry(JobOptions.HISTORY_TOPIC, "Topic the agents ship events to."),
+            Map.entry(JobOptions.ALERTS_TOPIC, "Topic of the alerts, one JSON finding per record, keyed by its stable id."),
+            Map.entry(JobOptions.DEAD_LETTER_TOPIC, "Topic of malformed records, protocol faults and late events."),
+            Map.entry(JobOptions.ALERTS_WEBHOOK, "Alertmanager base URL; alerts are POSTed to /api/v2/alerts."),
+            Map.entry(JobOptions.GROUP_ID, "Kafka consumer group."),
+            Map.entry(JobOptions.STARTING_OFFSETS, "earliest, latest or committed (falling back to earliest)."),
+            Map.entry(JobOptions.MAX_OUT_OF_ORDERNESS, "How far behind the newest event time an event may arrive."),
+            Map.entry(JobOptions.IDLE_TIMEOUT, "A partition silent this long stops holding back the watermark; 0 off."),
+            Map.entry(JobOptions.DEDUPE_RETENTION, "Event time a process's progress is kept after its last transaction."),
+            Map.entry(JobOptions.PARALLELISM, "Default operator parallelism."),
+            Map.entry(JobOptions.MAX_PARALLELISM, "Key groups; fixed for the life of the job's state."),
+            Map.entry(JobOptions.CHECKPOINT_INTERVAL, "0 disables checkpointing."),
+            Map.entry(JobOptions.STATE_BACKEND, "rocksdb or hashmap."),
+            Map.entry(JobOptions.CONSISTENCY_MODELS, "Comma-separated Elle model names to check, as check's -c."),
+            Map.entry(JobOptions.WORKLOAD, "list-append or rw-register, as check's -m."));
+
+    @CommandLine.Spec
+    CommandSpec spec;
+
+    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
+            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://0.0.0.0:P/; "
+                    + "off by default.")
+    int metricsPort;
+
+    /** Adds one option per job option key, described with its default. */
+    static final class Keys implements CommandLine.IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            for (Map.Entry<String, String> e : JobOptions.DEFAULTS.entrySet()) {
+                String meaning = MEANINGS.getOrDefault(e.getKey(), "");
+                String dflt = e.getValue().isEmpty() ? "none" : e.getValue();
+                spec.addOption(OptionSpec.builder("--" + e.getKey())
+                        .paramLabel("VALUE")
+                        .type(String.class)
+                        .description(meaning + " (default: " + dflt + ")")
+                        .build());
+            }
+            return spec;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        JobOptions options = options();
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf("isowatch job: checking topic %s on %s against %s (%s); alerts to topic %s%s; Ctrl-C stops%n",
+                options.historyTopic(), options.bootstrapServers(), String.join(", ", options.consistencyModels()),
+                options.workload().elleName(), options.alertsTopic(),
+                metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/");
+        err.flush();
+        new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
+                .execute(LocalFlink.environment(options, metricsPort), "isowatch checker");
+        return ExitCodes.VALID;
+    }
+
+    /** The options given, the rest at their defaults; a bad value is a usage error naming the key. */
+    JobOptions options() {
+        ParseResult parsed = spec.commandLine().getParseResult();
+        Map<String, String> raw = new LinkedHashMap<>();
+        for (String key : JobOptions.DEFAULTS.keySet()) {
+            if (parsed.hasMatchedOption("--" + key)) {
+                raw.put(key, parsed.matchedOptionValue("--" + key, ""));
+            }
+        }
+        JobOptions options;
+        try {
+            options = JobOptions.parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (options.bootstrapServers().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--bootstrap-servers is required, e.g. --bootstrap-servers localhost:9092");
+        }
+        return options;
+    }
+}
