@@ -1,48 +1,84 @@
 package io.isowatch.cli;
 
 import io.isowatch.agent.client.EmbeddedStoreClient;
+import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
+import io.isowatch.agent.transport.ChronicleHistoryLog;
+import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
-import io.isowatch.anomaly.Finding;
-import io.isowatch.checker.CheckerOptions;
-import io.isowatch.checker.IncrementalChecker;
-import io.isowatch.checker.Verdict;
-import io.isowatch.explain.FindingText;
-import io.isowatch.explain.VerdictText;
-import io.isowatch.history.AtomTable;
-import io.isowatch.sinks.Alert;
+import io.isowatch.job.CheckerJob;
+import io.isowatch.job.DeadLetter;
+import io.isowatch.job.JobOptions;
+import io.isowatch.job.JobSinks;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.sinks.file.JsonLinesSinkOptions;
+import io.isowatch.testkit.InJvmKafka;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
- * {@code isowatch demo}: clients run a list-append workload against the embedded transactional
- * store at the chosen isolation level, and every event they record goes straight into the
- * incremental checker, which prints each anomaly the moment it is proven. Nothing needs setting
- * up. (Kafka and the Flink job join this path with the stream-job work.)
+ * {@code isowatch demo}: the whole production path on one machine. Clients run a list-append
+ * workload against the embedded transactional store at the chosen isolation level; the agent's
+ * recorder writes their history to a Chronicle spool, the shipper sends it to a KRaft broker in
+ * this JVM, and the checker job, on a local Flink cluster, reads the topic and prints each alert
+ * (through the console sink) the moment it is proven.
+ *
+ * <p><b>The end.</b> When the workload stops, the spool is drained to Kafka, the demo waits until
+ * the job's source has read everything shipped (the consumer group's offsets, committed at each
+ * checkpoint, reach the topic's end), and then stops the job with a drain: Flink's
+ * stop-with-savepoint advancing to the end of event time. That final watermark releases the
+ * events the {@value #MAX_OUT_OF_ORDERNESS} bound still held back, so the last transactions are
+ * checked too, and makes the job emit its verdict, which the summary prints. (Idleness alone
+ * would not do it: a watermark never advances while every partition is idle.)
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Runs clients against the embedded store at an isolation level and checks their history live:"
+        description = {"Runs clients against the embedded store at an isolation level and checks their history live"
+                + " through the agent's spool and shipper, Kafka and the Flink checker job, all in this JVM:"
                 + " each alert as it is proven, progress every second, the verdict at the end.",
                 "Under snapshot-isolation the checker shows write skew (G2-item) within seconds; under "
                         + "strict-serializable or serializable (with -c serializable) it stays silent."})
 final class DemoCommand implements Callable<Integer> {
 
     private static final int FULL_ALERTS = 3;
+    private static final String TOPIC = "isowatch.history";
+    private static final String GROUP = "isowatch-demo";
+    private static final String AGENT = "demo";
+    private static final String MAX_OUT_OF_ORDERNESS = "1s";
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
+    /** Marks the end of a partition for {@link #waitUntilRead}. */
+    private static final String END_OF_INPUT = "isowatch demo: end of input";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -60,9 +96,9 @@ final class DemoCommand implements Callable<Integer> {
             description = "Transactions per second over all clients (default: ${DEFAULT-VALUE}).")
     int rate;
 
-    @Option(names = "--duration", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long to run (default: ${DEFAULT-VALUE}).")
-    int duration;
+    @Option(names = "--duration", defaultValue = "10", paramLabel = "D",
+            description = "How long the clients run: 10 (seconds), 500ms, 2m (default: ${DEFAULT-VALUE}).")
+    String duration;
 
     @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
             description = "Client threads (default: ${DEFAULT-VALUE}).")
@@ -80,80 +116,215 @@ final class DemoCommand implements Callable<Integer> {
                     + "detection time and delay, and the finding with its explanation.")
     Path alertsFile;
 
-    private int alerts;
-    private JsonLinesAlertSink alertsSink;
-    /** System.nanoTime() when the recorder's clock started: ops' times count from about here. */
+    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
+            description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
+                    + "Prometheus reporter at http://localhost:P/; off by default.")
+    int metricsPort;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         IsolationLevel level;
         try {
             level = IsolationLevel.fromName(isolation);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--isolation: " + e.getMessage());
+            throw usage("--isolation: " + e.getMessage());
         }
+        Duration runFor;
+        try {
+            runFor = AgentRunCommand.parseDuration("--duration", duration);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (runFor.isZero() || rate <= 0 || concurrency <= 0 || keys <= 0) {
+            throw usage("--duration, --rate, --concurrency and --keys must be positive");
+        }
+        JsonLinesAlertSink file = null;
         if (alertsFile != null) {
             try {
-                alertsSink = new JsonLinesSinkOptions(alertsFile).open();
+                file = new JsonLinesSinkOptions(alertsFile).open();
             } catch (UncheckedIOException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--alerts-file: " + e.getMessage());
+                throw usage("--alerts-file: " + e.getMessage());
             }
         }
         try {
-            return run(out, level);
+            return run(out, err, level, runFor, new DemoAlerts(out, FULL_ALERTS, file));
         } finally {
-            if (alertsSink != null) {
-                alertsSink.close();
+            if (file != null) {
+                file.close();
             }
         }
     }
 
-    private int run(PrintWriter out, IsolationLevel level) throws InterruptedException {
-        AtomTable atoms = new AtomTable();
-        IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(models), atoms, f -> alert(out, f, atoms));
-        CheckingEventLog log = new CheckingEventLog(checker);
-        // Each read and write takes a moment, as over a network, so transactions overlap.
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
-        WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
-                .withRate(rate).withDuration(Duration.ofSeconds(duration)).withReadProbability(0.5).withSeed(seed);
-        out.printf("isowatch demo: %d clients at %,d txn/s for %d s against the embedded store at %s; "
-                + "checking %s live%n%n", concurrency, rate, duration, isolation, String.join(", ", models));
+    private int run(PrintWriter out, PrintWriter err, IsolationLevel level, Duration runFor, DemoAlerts alerts)
+            throws Exception {
+        long start = System.nanoTime();
+        out.printf("isowatch demo: %d clients at %,d txn/s for %s against the embedded store at %s; "
+                + "checking %s live through Kafka and Flink%n", concurrency, rate, seconds(runFor), isolation,
+                String.join(", ", models));
         out.flush();
+        Map<String, String> verdicts = new ConcurrentHashMap<>();
+        AtomicLong deadLetters = new AtomicLong();
+        Consumer<Tuple2<String, String>> verdictTarget = v -> verdicts.put(v.f0, v.f1);
+        Set<Integer> endsRead = ConcurrentHashMap.newKeySet();
+        Consumer<DeadLetter> deadLetterTarget = d -> {
+            if (END_OF_INPUT.equals(d.raw())) {
+                endsRead.add(d.partition());
+            } else if (deadLetters.incrementAndGet() <= 3) {
+                err.println("isowatch demo: the job rejected an event (" + d.kind() + "): " + d.error());
+                err.flush();
+            }
+        };
+        List<String> names = List.of(InProcessSinks.register(alerts), InProcessSinks.register(verdictTarget),
+                InProcessSinks.register(deadLetterTarget));
+        Path work = Files.createTempDirectory("isowatch-demo-");
         WorkloadResult result;
-        try (HistoryRecorder recorder = HistoryRecorder.builder("demo", log).build()) {
-            result = new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
-                    .onProgress(p -> log.quietly(() -> {
-                        out.printf("  [%5.1f s] %,d txns (%,.0f txn/s: %,d ok, %,d fail, %,d info), %,d anomalies so far%n",
-                                p.elapsed().toMillis() / 1000.0, p.txns(), p.txnPerSecond(), p.ok(), p.fail(), p.info(),
-                                checker.findingCount());
-                        out.flush();
-                    }), Duration.ofSeconds(1), () -> 0)
-                    .run();
+        boolean drained;
+        try (InJvmKafka kafka = LocalKafka.start()) {
+            kafka.createTopic(TOPIC, ReplayCommand.PARALLELISM);
+            JobOptions options = jobOptions(kafka.bootstrapServers());
+            StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort);
+            new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
+                    JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
+                            .withVerdicts(InProcessSinks.sink(names.get(1))))
+                    .build(env);
+            JobClient job = env.executeAsync("isowatch demo");
+            out.printf("  Kafka at %s, checker job %s on a local Flink cluster (started in %.1f s)%s%n%n",
+                    kafka.bootstrapServers(), job.getJobID(), (System.nanoTime() - start) / 1e9,
+                    metricsPort < 0 ? "" : "; Flink metrics at http://localhost:" + metricsPort + "/");
+            out.flush();
+            AgentMetrics metrics = new AgentMetrics(new PrometheusRegistry());
+            ChronicleHistoryLog spool = ChronicleHistoryLog.open(work.resolve("spool"), metrics);
+            try (HistoryRecorder recorder = HistoryRecorder.builder(AGENT, spool).metrics(metrics).build()) {
+                KafkaShipper shipper = KafkaShipper.start(spool, kafka.bootstrapServers(), TOPIC, metrics);
+                result = workload(out, level, runFor, recorder, spool, alerts);
+                drainSpool(err, spool, shipper);
+                waitUntilRead(err, kafka, endsRead);
+                drained = stop(err, job, work.resolve("savepoint"));
+            }
+        } finally {
+            names.forEach(InProcessSinks::unregister);
+            deleteQuietly(work);
         }
-        Verdict verdict;
-        synchronized (log) {
-            verdict = checker.finish();
-        }
-        out.println();
-        out.println("Verdict (" + String.join(", ", models) + "):");
-        out.println(VerdictText.render(verdict, atoms, 1));
-        out.printf("%,d transactions (%,d events) run and checked.%n", result.txns(), verdict.stats().ops());
+        summary(out, result, verdicts.get(AGENT), alerts, drained, deadLetters.get(), start);
         return ExitCodes.VALID;
     }
 
-    private void alert(PrintWriter out, Finding f, AtomTable atoms) {
-        alerts++;
-        if (alertsSink != null) {
-            long now = System.currentTimeMillis();
-            alertsSink.accept(Alert.of(f, models, now, Alert.delayMillis(f, now), atoms));
+    private JobOptions jobOptions(String bootstrapServers) {
+        Map<String, String> raw = new LinkedHashMap<>();
+        raw.put(JobOptions.BOOTSTRAP_SERVERS, bootstrapServers);
+        raw.put(JobOptions.HISTORY_TOPIC, TOPIC);
+        raw.put(JobOptions.GROUP_ID, GROUP);
+        raw.put(JobOptions.MAX_OUT_OF_ORDERNESS, MAX_OUT_OF_ORDERNESS);
+        // No idleness: a drain's final watermark is lost on a source output marked idle, and both
+        // partitions carry events all the time anyway.
+        raw.put(JobOptions.IDLE_TIMEOUT, "0");
+        raw.put(JobOptions.PARALLELISM, Integer.toString(ReplayCommand.PARALLELISM));
+        raw.put(JobOptions.CHECKPOINT_INTERVAL, "0");
+        raw.put(JobOptions.STATE_BACKEND, "rocksdb");
+        raw.put(JobOptions.CONSISTENCY_MODELS, String.join(",", models));
+        try {
+            return JobOptions.parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw usage("-c: " + e.getMessage());
         }
-        out.println("ALERT " + FindingText.title(f));
-        if (alerts <= FULL_ALERTS) {
-            out.println(FindingText.render(f, atoms));
-            out.println();
+    }
+
+    private WorkloadResult workload(PrintWriter out, IsolationLevel level, Duration runFor, HistoryRecorder recorder,
+                                    ChronicleHistoryLog spool, DemoAlerts alerts) throws InterruptedException {
+        // Each read and write takes a moment, as over a network, so transactions overlap.
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
+        WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
+                .withRate(rate).withDuration(runFor).withReadProbability(0.5).withSeed(seed);
+        return new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
+                .onProgress(p -> {
+                    if (!p.finished()) {
+                        out.printf("  [%5.1f s] %,d txns (%,.0f txn/s: %,d ok, %,d fail, %,d info), %,d alerts so far%n",
+                                p.elapsed().toMillis() / 1000.0, p.txns(), p.txnPerSecond(), p.ok(), p.fail(), p.info(),
+                                alerts.count());
+                        out.flush();
+                    }
+                }, Duration.ofSeconds(1), spool::backlog)
+                .run();
+    }
+
+    private static void drainSpool(PrintWriter err, ChronicleHistoryLog spool, KafkaShipper shipper)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        while (spool.backlog() > 0 && shipper.isRunning() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
         }
+        if (spool.backlog() > 0) {
+            err.printf("isowatch demo: %,d event(s) were not shipped to Kafka%s%n", spool.backlog(),
+                    shipper.failure() == null ? "" : " (" + shipper.failure() + ")");
+        }
+    }
+
+    /**
+     * Waits until the job's source has read everything shipped: a record that is no history event
+     * goes at the end of each partition, and the job's first operator (chained to the source)
+     * turns it into a dead letter the moment the source reads it, after every record before it.
+     */
+    private static void waitUntilRead(PrintWriter err, InJvmKafka kafka, Set<Integer> endsRead)
+            throws InterruptedException {
+        List<ProducerRecord<byte[], byte[]>> ends = new ArrayList<>();
+        for (int p = 0; p < ReplayCommand.PARALLELISM; p++) {
+            ends.add(new ProducerRecord<>(TOPIC, p, null, END_OF_INPUT.getBytes(StandardCharsets.UTF_8)));
+        }
+        kafka.send(ends);
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        while (endsRead.size() < ReplayCommand.PARALLELISM && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        if (endsRead.size() < ReplayCommand.PARALLELISM) {
+            err.println("isowatch demo: the job had not read every shipped event after " + seconds(CATCH_UP_TIMEOUT)
+                    + "; stopping it anyway");
+        }
+    }
+
+    /** Stops the job with a drain (final watermark, verdict); cancels it if that fails. */
+    private static boolean stop(PrintWriter err, JobClient job, Path savepoints) throws Exception {
+        try {
+            job.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(CATCH_UP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            job.getJobExecutionResult().get(CATCH_UP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            return true;
+        } catch (Exception e) {
+            err.println("isowatch demo: could not drain the job (" + e.getMessage() + "); cancelling it, so the last "
+                    + MAX_OUT_OF_ORDERNESS + " of events went unchecked");
+            job.cancel().get(CATCH_UP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            return false;
+        }
+    }
+
+    private void summary(PrintWriter out, WorkloadResult result, String verdict, DemoAlerts alerts, boolean drained,
+                         long deadLetters, long start) {
+        out.println();
+        if (verdict != null) {
+            out.println("Verdict (" + String.join(", ", models) + "):");
+            out.println(VerdictJsonText.parse(verdict, alerts::title).render(1));
+        } else {
+            out.println("No verdict: the job did not reach the end of its input" + (drained ? "" : " (not drained)") + ".");
+        }
+        out.printf("%,d transactions run; %,d alerts; %,d events rejected; %.1f s in all.%n", result.txns(),
+                alerts.count(), deadLetters, (System.nanoTime() - start) / 1e9);
         out.flush();
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A temp directory left behind is harmless.
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 }

@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
 
 /**
  * The one {@code isowatch} launcher. Subcommands: {@code check} (elle-cli compatible verdicts on
- * recorded histories), {@code gen} (histories from a simulated store) and {@code demo} (a
- * generated workload streamed through the incremental checker).
+ * recorded histories), {@code replay} (the stream job's verdict on them), {@code gen} (histories
+ * from a simulated store), {@code demo} (a live workload through Kafka and the Flink job),
+ * {@code job} (the checker job on a local cluster) and {@code agent}.
  */
 @Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).",

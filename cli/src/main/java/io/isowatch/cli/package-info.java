@@ -1,8 +1,11 @@
 /**
  * The {@code isowatch} launcher (picocli): {@code check} gives Elle's verdict on recorded
- * histories with elle-cli's options and exit codes, {@code gen} writes histories from a simulated
- * store, {@code demo} checks clients of the embedded store live, and {@code agent run} drives a
- * workload through the agent's recorder, spool and shipper. Commands only wire the core and the
- * agent together; the semantics live in {@code incremental-graph}.
+ * histories with elle-cli's options and exit codes, {@code replay} gives the stream job's verdict
+ * on the same files (through a broker and a Flink cluster inside the launcher's JVM) in check's
+ * output, {@code gen} writes histories from a simulated store, {@code demo} runs clients of the
+ * embedded store through the whole path (recorder, spool, shipper, Kafka, the checker job) live,
+ * {@code job} runs the checker job on a local cluster against an existing Kafka, and
+ * {@code agent run} drives a workload through the agent's recorder, spool and shipper. Commands
+ * only wire the modules together; the semantics live in {@code incremental-graph}.
  */
 package io.isowatch.cli;

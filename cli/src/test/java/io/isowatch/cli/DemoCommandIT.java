@@ -16,8 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The demo against the embedded store: anomalies where the level allows them, silence where not. */
-class DemoCommandTest {
+/**
+ * The demo end to end (embedded store, recorder, Chronicle spool, shipper, an in-JVM broker and
+ * the checker job on a local Flink cluster): alerts where the level allows anomalies, silence
+ * where it does not, and a verdict at the end either way.
+ */
+class DemoCommandIT {
 
     @Test
     void snapshotIsolationStore_checkedAsSerializable_writesWriteSkewAlerts(@TempDir Path dir) throws IOException {
@@ -26,6 +30,9 @@ class DemoCommandTest {
                 "--duration", "2", "--alerts-file", alerts.toString());
         assertEquals(ExitCodes.VALID, r.code(), r.err());
         assertTrue(r.out().contains("ALERT G2-item"), r.out());
+        assertTrue(r.out().contains("alerts so far"), r.out());
+        assertTrue(r.out().indexOf("ALERT") < r.out().indexOf("Verdict"), "alerts come as they are found");
+        assertTrue(r.out().contains("Verdict (serializable):\nvalid: false"), r.out());
         List<String> lines = Files.readAllLines(alerts);
         assertFalse(lines.isEmpty(), "no alert written");
         Set<Object> ids = new HashSet<>();

@@ -1,0 +1,63 @@
+package io.isowatch.cli;
+
+import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.AlertSink;
+import io.isowatch.sinks.console.ConsoleSinkOptions;
+import io.isowatch.sinks.file.JsonLinesAlertSink;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Where the demo's job delivers alerts: printed by the console sink (the first few with their
+ * full explanation, the rest as title and id only, so a run under a weak level stays readable),
+ * appended to the alerts file when one is given, counted, and remembered by title for the
+ * summary. The job's writers call it from several threads; each alert is handled whole.
+ */
+final class DemoAlerts implements Consumer<Alert> {
+
+    private final PrintWriter out;
+    private final int fullAlerts;
+    private final JsonLinesAlertSink file;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    private final AlertSink full;
+    private final AlertSink brief;
+    private final Map<String, String> titles = new ConcurrentHashMap<>();
+    private volatile long count;
+
+    DemoAlerts(PrintWriter out, int fullAlerts, JsonLinesAlertSink file) {
+        this.out = out;
+        this.fullAlerts = fullAlerts;
+        this.file = file;
+        PrintStream stream = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+        this.full = new ConsoleSinkOptions(stream, true).open();
+        this.brief = new ConsoleSinkOptions(stream, false).open();
+    }
+
+    @Override
+    public synchronized void accept(Alert alert) {
+        count++;
+        titles.put(VerdictJsonText.titleKey(alert.type(), alert.explanation()), alert.title());
+        if (file != null) {
+            file.accept(alert);
+        }
+        buffer.reset();
+        (count <= fullAlerts ? full : brief).accept(alert);
+        out.print(buffer.toString(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    long count() {
+        return count;
+    }
+
+    /** The title of an alerted finding, by {@link VerdictJsonText#titleKey}, or null. */
+    String title(String key) {
+        return titles.get(key);
+    }
+}
