@@ -1,0 +1,168 @@
+package io.isowatch.bench;
+
+import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.agent.transport.KafkaShipper;
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Feeds the history topic at a controlled rate from one thread, as several agents would: each
+ * agent is its own {@link ListAppendGenerator} history (its own seed), and its events are sent in
+ * round robin with the agents' record format ({@link HistoryEventJson} value, process as key,
+ * {@code agent} and {@code seq} headers, as {@link KafkaShipper} writes them).
+ *
+ * <p><b>Times.</b> The generator's op times are replaced by the wall clock at send time, in epoch
+ * nanoseconds (strictly increasing within an agent, as the recorder stamps them), so the job's
+ * event time, watermarks and the alerts' detection delays refer to real time. The index, process
+ * and values stay the generator's, so each agent's history remains a valid history whose only
+ * anomalies are the injected stale reads.
+ *
+ * <p><b>Rate.</b> Transactions (completions) are sent so that after {@code t} seconds about
+ * {@code rate × t} have gone; a rate of 0 sends as fast as the producer accepts (its buffer
+ * blocks {@code send} once Kafka falls behind). The producer is idempotent with
+ * {@code acks=all} and lz4, like the shipper's.
+ */
+final class HistoryFeeder implements AutoCloseable {
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String topic;
+    private final ListAppendGenerator[] generators;
+    private final String[] agents;
+    private final long[] lastTime;
+    private final long rate;
+    private final Thread thread;
+    private final AtomicLong events = new AtomicLong();
+    private final AtomicLong transactions = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final HistoryEventJson json = new HistoryEventJson();
+    private final AtomTable atoms = new AtomTable();
+    private final long epochNanosAtStart;
+    private final long nanoTimeAtStart;
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    HistoryFeeder(String bootstrapServers, String topic, int agentCount, GeneratorOptions options, long rate) {
+        this.topic = topic;
+        this.rate = rate;
+        this.generators = new ListAppendGenerator[agentCount];
+        this.agents = new String[agentCount];
+        this.lastTime = new long[agentCount];
+        for (int i = 0; i < agentCount; i++) {
+            generators[i] = new ListAppendGenerator(options.withSeed(options.seed() + i));
+            agents[i] = "bench-agent-" + (i + 1);
+        }
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.CLIENT_ID_CONFIG, "isowatch-bench-feeder",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+                ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+        this.epochNanosAtStart = System.currentTimeMillis() * 1_000_000L;
+        this.nanoTimeAtStart = System.nanoTime();
+        this.thread = new Thread(this::run, "isowatch-bench-feeder");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Events sent (handed to the producer) so far. */
+    long events() {
+        return events.get();
+    }
+
+    /** Transactions (completions) sent so far. */
+    long transactions() {
+        return transactions.get();
+    }
+
+    long errors() {
+        return errors.get();
+    }
+
+    Throwable failure() {
+        return failure;
+    }
+
+    private long epochNanos() {
+        return epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart);
+    }
+
+    private void run() {
+        Callback callback = (metadata, exception) -> {
+            if (exception != null) {
+                errors.incrementAndGet();
+            }
+        };
+        long start = System.nanoTime();
+        int next = 0;
+        try {
+            while (running) {
+                if (rate > 0) {
+                    long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
+                    if (transactions.get() >= due) {
+                        LockSupport.parkNanos(100_000);
+                        continue;
+                    }
+                }
+                int a = next;
+                next = (next + 1) % generators.length;
+                Op generated = generators[a].next();
+                long time = Math.max(lastTime[a] + 1, epochNanos());
+                lastTime[a] = time;
+                Op op = new Op(generated.index(), time, generated.type(), generated.process(), generated.value());
+                HistoryEvent event = new HistoryEvent(agents[a], op.index(), op);
+                RecordHeaders headers = new RecordHeaders();
+                headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agents[a].getBytes(StandardCharsets.UTF_8)));
+                headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
+                        Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
+                byte[] key = Long.toString(op.process()).getBytes(StandardCharsets.US_ASCII);
+                producer.send(new ProducerRecord<>(topic, null, key, json.render(event, atoms), headers), callback);
+                events.incrementAndGet();
+                if (op.type() != OpType.INVOKE) {
+                    transactions.incrementAndGet();
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            if (running) {
+                failure = e;
+            }
+        }
+    }
+
+    /** Stops sending and flushes what the producer holds. */
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,378 @@
+package io.isowatch.bench;
+
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.job.CheckerJob;
+import io.isowatch.job.JobOptions;
+import io.isowatch.job.JobSinks;
+import io.isowatch.job.OperatorIds;
+import io.isowatch.testkit.InJvmKafka;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The checker job end to end on one machine: a KRaft broker ({@link InJvmKafka}), the job on a
+ * local Flink cluster (RocksDB, checkpoints to a local directory), and a rate-controlled
+ * {@link HistoryFeeder} writing several agents' generated histories to the history topic, all in
+ * this JVM. The job's own metrics are read through {@link BenchMetricReporter}; alerts through a
+ * recording sink.
+ *
+ * <p>Modes:
+ * <ul>
+ *   <li>{@code throughput}: feed at {@code rate} transactions/s (0 = as fast as the producer
+ *       goes) for {@code warmup + duration} seconds; over the last {@code duration} seconds report
+ *       the fed and checked rates, the backlog (fed − checked) at the start and end of the
+ *       window, the watermark lag and the alerts' detection delays; "sustained" means the job
+ *       checked at least 97% of the fed rate and the backlog grew by less than one second's worth.</li>
+ *   <li>{@code soak}: feed at {@code rate} for {@code duration} seconds and print a sample every
+ *       {@code sample} seconds: heap after a full GC, resident memory, RocksDB working
+ *       directory, checkpoint directory and last checkpoint size, the live graph's size.</li>
+ * </ul>
+ *
+ * <p>Usage: {@code bench/stream-benchmark.sh [key=value …]}; keys and defaults in {@link #DEFAULTS}.
+ * Everything shares the JVM and the cores: the broker, the producer and the job.
+ */
+public final class StreamBenchmark {
+
+    static final Map<String, String> DEFAULTS = defaults();
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("mode", "throughput");     // throughput or soak
+        d.put("rate", "");               // txn/s; throughput: 50000, soak: 10000; 0 = unlimited
+        d.put("warmup", "30");           // s, throughput mode
+        d.put("duration", "");           // s; throughput: 60, soak: 1800
+        d.put("sample", "");             // s between lines; throughput: 5, soak: 60
+        d.put("agents", "2");            // histories fed in parallel
+        d.put("clients", "10");          // client processes per agent
+        d.put("keys", "10");             // active keys per agent
+        d.put("stale", "0.0002");        // stale-read rate (injected anomalies)
+        d.put("partitions", "4");
+        d.put("parallelism", "2");
+        d.put("ooo", "5s");              // max-out-of-orderness
+        d.put("checkpoint", "10s");
+        d.put("backend", "rocksdb");
+        d.put("models", "strict-serializable");
+        d.put("fullgc", "");             // sample heap after System.gc(); soak: true, throughput: false
+        d.put("dir", "/tmp/isowatch-stream-bench");
+        d.put("managed", "256m");        // Flink managed memory (RocksDB)
+        d.put("profile", "");            // file prefix: CPU profile of the measurement window
+        return d;
+    }
+
+    private StreamBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new LinkedHashMap<>(DEFAULTS);
+        for (String a : args) {
+            String[] kv = a.split("=", 2);
+            if (kv.length != 2 || !o.containsKey(kv[0])) {
+                throw new IllegalArgumentException("unknown argument " + a + "; expected key=value with key in "
+                        + o.keySet());
+            }
+            o.put(kv[0], kv[1]);
+        }
+        boolean soak = switch (o.get("mode")) {
+            case "soak" -> true;
+            case "throughput" -> false;
+            default -> throw new IllegalArgumentException("mode must be throughput or soak, got " + o.get("mode"));
+        };
+        fill(o, "rate", soak ? "10000" : "50000");
+        fill(o, "duration", soak ? "1800" : "60");
+        fill(o, "sample", soak ? "60" : "5");
+        fill(o, "fullgc", soak ? "true" : "false");
+        System.out.println("# isowatch stream benchmark " + Instant.now() + ", " + Runtime.getRuntime().availableProcessors()
+                + " cores, max heap " + ResourceProbe.mb(Runtime.getRuntime().maxMemory()) + " MB, java "
+                + System.getProperty("java.version"));
+        System.out.println("# options " + o);
+        new StreamBenchmark().run(o, soak);
+        System.exit(0); // the broker's and Flink's non-daemon threads
+    }
+
+    private static void fill(Map<String, String> o, String key, String value) {
+        if (o.get(key).isEmpty()) {
+            o.put(key, value);
+        }
+    }
+
+    private void run(Map<String, String> o, boolean soak) throws Exception {
+        Path dir = Path.of(o.get("dir"));
+        deleteRecursively(dir);
+        Files.createDirectories(dir);
+        Path rocksdb = dir.resolve("rocksdb");
+        Path checkpoints = dir.resolve("checkpoints");
+
+        long t0 = System.nanoTime();
+        InJvmKafka kafka = InJvmKafka.startDedicated();
+        String topic = "isowatch.history";
+        createTopic(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("partitions")));
+        System.out.printf("# broker started and topic created in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+
+        JobOptions options = JobOptions.parse(Map.of(
+                JobOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                JobOptions.HISTORY_TOPIC, topic,
+                JobOptions.PARALLELISM, o.get("parallelism"),
+                JobOptions.MAX_OUT_OF_ORDERNESS, o.get("ooo"),
+                JobOptions.CHECKPOINT_INTERVAL, o.get("checkpoint"),
+                JobOptions.STATE_BACKEND, o.get("backend"),
+                JobOptions.CONSISTENCY_MODELS, o.get("models")));
+        Configuration conf = CheckerJob.flinkConfiguration(options);
+        BenchMetricReporter.configure(conf);
+        conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        conf.set(RocksDBOptions.LOCAL_DIRECTORIES, rocksdb.toString());
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
+                JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()));
+        job.build(env);
+        JobClient client = env.executeAsync("isowatch stream benchmark");
+        System.out.println("# job " + client.getJobID() + " submitted; options " + options.asMap());
+
+        GeneratorOptions generator = GeneratorOptions.defaults()
+                .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
+                .withConcurrency(Integer.parseInt(o.get("clients")))
+                .withKeyCount(Integer.parseInt(o.get("keys")))
+                .withStaleReadRate(Double.parseDouble(o.get("stale")));
+        long rate = Long.parseLong(o.get("rate"));
+        HistoryFeeder feeder = new HistoryFeeder(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("agents")),
+                generator, rate);
+        Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
+                Boolean.parseBoolean(o.get("fullgc")), soak);
+        feeder.start();
+        long started = System.currentTimeMillis();
+        try {
+            if (soak) {
+                soak(sampler, started, Long.parseLong(o.get("duration")), Long.parseLong(o.get("sample")), rate, feeder);
+            } else {
+                WindowProfiler profiler = o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
+                throughput(sampler, started, Long.parseLong(o.get("warmup")), Long.parseLong(o.get("duration")),
+                        Long.parseLong(o.get("sample")), rate, options.maxOutOfOrderness().toMillis(), feeder, profiler);
+            }
+        } finally {
+            feeder.close();
+            try {
+                client.cancel().get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.out.println("# cancelling the job: " + e);
+            }
+            kafka.close();
+        }
+    }
+
+    private static void throughput(Sampler s, long started, long warmup, long duration, long every, long rate,
+                                   long oooMillis, HistoryFeeder feeder, WindowProfiler profiler)
+            throws InterruptedException, java.io.IOException {
+        s.header();
+        Sampler.Point start = null;
+        long end = started + (warmup + duration) * 1000;
+        Sampler.Point last = s.point();
+        while (System.currentTimeMillis() < end && feeder.failure() == null) {
+            long next = Math.min(end, last.atMillis() + every * 1000);
+            sleepUntil(next);
+            Sampler.Point p = s.point();
+            s.print(started, last, p);
+            last = p;
+            if (start == null && p.atMillis() >= started + warmup * 1000) {
+                start = p;
+                if (profiler != null) {
+                    profiler.start();
+                }
+            }
+        }
+        if (profiler != null && start != null) {
+            profiler.stop();
+        }
+        if (feeder.failure() != null) {
+            System.out.println("# feeder failed: " + feeder.failure());
+        }
+        if (start == null || last == start) {
+            System.out.println("# no measurement window (warmup too long?)");
+            return;
+        }
+        Sampler.Point stop = last;
+        double secs = (stop.atMillis() - start.atMillis()) / 1000.0;
+        double fed = (stop.fedTxn() - start.fedTxn()) / secs;
+        double checked = (stop.checkedTxn() - start.checkedTxn()) / secs;
+        long backlogStart = start.fedTxn() - start.checkedTxn();
+        long backlogEnd = stop.fedTxn() - stop.checkedTxn();
+        List<BenchSinks.Recorded> alerts = BenchSinks.alertsDetected(start.atMillis(), stop.atMillis());
+        double[] delay = BenchSinks.percentiles(alerts.stream().mapToLong(BenchSinks.Recorded::delayMillis).toArray());
+        double[] arrival = BenchSinks.percentiles(alerts.stream()
+                .mapToLong(r -> r.arrivedAtMillis() - r.completedAtMillis()).toArray());
+        boolean sustained = checked >= 0.97 * fed && backlogEnd - backlogStart < Math.max(1, (long) fed);
+        System.out.println();
+        System.out.printf("window                %.0f s after %d s warm-up (target rate %s)%n", secs, warmup,
+                rate == 0 ? "unlimited" : String.format("%,d txn/s", rate));
+        System.out.printf("fed                   %,.0f txn/s%n", fed);
+        System.out.printf("checked               %,.0f txn/s%n", checked);
+        System.out.printf("backlog fed-checked   %,d -> %,d txn (%+,.0f txn/s)%n", backlogStart, backlogEnd,
+                (backlogEnd - backlogStart) / secs);
+        System.out.printf("watermark lag at end  %s ms (bound max-out-of-orderness = %,d ms)%n",
+                s.watermarkLag(stop), oooMillis);
+        System.out.printf("alerts in window      %,d; detection delay p50 / p99 / max = %.0f / %.0f / %.0f ms"
+                + " (%.0f / %.0f / %.0f ms beyond the bound)%n", alerts.size(), delay[0], delay[1], delay[2],
+                delay[0] - oooMillis, delay[1] - oooMillis, delay[2] - oooMillis);
+        System.out.printf("alert at the sink     p50 / p99 / max = %.0f / %.0f / %.0f ms after completion%n",
+                arrival[0], arrival[1], arrival[2]);
+        System.out.printf("late events           %,d (dead letters %,d, of them late %,d)%n", stop.late(),
+                BenchSinks.deadLetterCount(), BenchSinks.lateDeadLetterCount());
+        System.out.printf("checkpoints           %,d completed, %,d failed; last %s MB%n",
+                BenchMetricReporter.sum("numberOfCompletedCheckpoints"), BenchMetricReporter.sum("numberOfFailedCheckpoints"),
+                ResourceProbe.mb(BenchMetricReporter.sum("lastCheckpointFullSize")));
+        System.out.printf("job restarts          %,d%n", stop.restarts());
+        System.out.printf("sustained             %s%n", sustained && stop.restarts() == 0 ? "yes" : "no");
+    }
+
+    private static void soak(Sampler s, long started, long duration, long every, long rate, HistoryFeeder feeder)
+            throws InterruptedException {
+        s.header();
+        long end = started + duration * 1000;
+        Sampler.Point last = s.point();
+        while (System.currentTimeMillis() < end && feeder.failure() == null) {
+            sleepUntil(Math.min(end, last.atMillis() + every * 1000));
+            Sampler.Point p = s.point();
+            s.print(started, last, p);
+            last = p;
+        }
+        if (feeder.failure() != null) {
+            System.out.println("# feeder failed: " + feeder.failure());
+        }
+        double secs = (last.atMillis() - started) / 1000.0;
+        List<BenchSinks.Recorded> alerts = BenchSinks.alertsDetected(started, last.atMillis());
+        double[] delay = BenchSinks.percentiles(alerts.stream().mapToLong(BenchSinks.Recorded::delayMillis).toArray());
+        System.out.println();
+        System.out.printf("soak %.0f s at %,d txn/s: fed %,d txn (%,.0f txn/s), checked %,d txn (%,.0f txn/s)%n",
+                secs, rate, last.fedTxn(), last.fedTxn() / secs, last.checkedTxn(), last.checkedTxn() / secs);
+        System.out.printf("alerts %,d; detection delay p50 / p99 / max = %.0f / %.0f / %.0f ms; late events %,d%n",
+                alerts.size(), delay[0], delay[1], delay[2], last.late());
+    }
+
+    private static void sleepUntil(long epochMillis) throws InterruptedException {
+        long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    /** Reads the job's, the feeder's and the machine's numbers at one moment. */
+    private static final class Sampler {
+        private final HistoryFeeder feeder;
+        private final long oooMillis;
+        private final Path rocksdb;
+        private final Path checkpoints;
+        private final boolean fullGc;
+        private final boolean soak;
+
+        record Point(long atMillis, long fedTxn, long checkedTxn, long late, double watermark, long graphTxns,
+                     long graphEdges, int alerts, long gcMillis, long heap, long rss, long rocksdbBytes,
+                     long checkpointDirBytes, long checkpointBytes, long deadLetters, long restarts) {
+        }
+
+        Sampler(HistoryFeeder feeder, long oooMillis, Path rocksdb, Path checkpoints, boolean fullGc, boolean soak) {
+            this.feeder = feeder;
+            this.oooMillis = oooMillis;
+            this.rocksdb = rocksdb;
+            this.checkpoints = checkpoints;
+            this.fullGc = fullGc;
+            this.soak = soak;
+        }
+
+        Point point() {
+            long now = System.currentTimeMillis();
+            long fed = feeder.transactions();
+            long checked = BenchMetricReporter.sum("transactions_checked");
+            long late = BenchMetricReporter.sum("late_events") + BenchMetricReporter.sum("lateEvents");
+            OptionalDouble wm = BenchMetricReporter.min("currentInputWatermark", OperatorIds.CHECK_TRANSACTIONS_NAME);
+            long gc = ResourceProbe.gcMillis();
+            long heap = soak ? (fullGc ? ResourceProbe.heapAfterFullGc() : ResourceProbe.heapAfterLastGc()) : -1;
+            return new Point(now, fed, checked, late, wm.orElse(Double.NaN),
+                    BenchMetricReporter.sum("graph_transactions"), BenchMetricReporter.sum("graph_edges"),
+                    BenchSinks.alertCount(), gc, heap, soak ? ResourceProbe.residentBytes() : -1,
+                    soak ? ResourceProbe.directoryBytes(rocksdb) : -1,
+                    soak ? ResourceProbe.directoryBytes(checkpoints) : -1,
+                    BenchMetricReporter.sum("lastCheckpointFullSize"),
+                    BenchMetricReporter.sum("dead_letters") + BenchMetricReporter.sum("protocolDeadLetters")
+                            + BenchMetricReporter.sum("malformedRecords"),
+                    BenchMetricReporter.sum("numRestarts"));
+        }
+
+        String watermarkLag(Point p) {
+            if (Double.isNaN(p.watermark) || p.watermark < 0) {
+                return "n/a";
+            }
+            return String.format("%,.0f", p.atMillis - p.watermark);
+        }
+
+        void header() {
+            if (soak) {
+                System.out.printf("%6s %9s %9s %10s %8s %9s %9s %7s %8s %8s %9s %9s %10s %10s %7s %6s %8s %8s%n",
+                        "t(s)", "fed/s", "checked/s", "backlog", "wm-lag", "heap(MB)", "rss(MB)", "gc(ms)",
+                        "rocks(MB)", "ckdir(MB)", "ckpt(MB)", "graph-txn", "graph-edge", "checked", "alerts",
+                        "late", "d-p99", "restarts");
+            } else {
+                System.out.printf("%6s %9s %9s %10s %8s %10s %10s %7s %6s %8s %7s %8s%n", "t(s)", "fed/s", "checked/s",
+                        "backlog", "wm-lag", "graph-txn", "checked", "alerts", "late", "d-p99", "gc(ms)", "restarts");
+            }
+        }
+
+        void print(long started, Point a, Point b) {
+            double secs = Math.max(0.001, (b.atMillis - a.atMillis) / 1000.0);
+            List<BenchSinks.Recorded> alerts = BenchSinks.alertsDetected(a.atMillis, b.atMillis);
+            double[] d = BenchSinks.percentiles(alerts.stream().mapToLong(BenchSinks.Recorded::delayMillis).toArray());
+            String p99 = Double.isNaN(d[1]) ? "-" : String.format("%.0f", d[1]);
+            long t = (b.atMillis - started) / 1000;
+            if (soak) {
+                System.out.printf("%6d %,9.0f %,9.0f %,10d %8s %,9d %,9d %,7d %9s %9s %9s %,10d %,10d %,10d %7d %6d %8s %8d%n",
+                        t, (b.fedTxn - a.fedTxn) / secs, (b.checkedTxn - a.checkedTxn) / secs, b.fedTxn - b.checkedTxn,
+                        watermarkLag(b), b.heap / 1_000_000, b.rss / 1_000_000, b.gcMillis - a.gcMillis,
+                        ResourceProbe.mb(b.rocksdbBytes), ResourceProbe.mb(b.checkpointDirBytes),
+                        ResourceProbe.mb(b.checkpointBytes), b.graphTxns, b.graphEdges, b.checkedTxn, b.alerts, b.late,
+                        p99, b.restarts);
+            } else {
+                System.out.printf("%6d %,9.0f %,9.0f %,10d %8s %,10d %,10d %7d %6d %8s %7d %8d%n", t,
+                        (b.fedTxn - a.fedTxn) / secs, (b.checkedTxn - a.checkedTxn) / secs, b.fedTxn - b.checkedTxn,
+                        watermarkLag(b), b.graphTxns, b.checkedTxn, b.alerts, b.late, p99, b.gcMillis - a.gcMillis, b.restarts);
+            }
+            System.out.flush();
+        }
+    }
+
+    private static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+        // Ten minutes of retention keep the broker's disk use bounded over a soak.
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
+                    .configs(Map.of("retention.ms", "600000", "segment.bytes", "134217728"))))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

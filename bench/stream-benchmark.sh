@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# End-to-end benchmark of the checker job (io.isowatch.bench.StreamBenchmark): an in-JVM KRaft
+# broker, the job on a local Flink cluster (RocksDB, checkpoints every 10 s) and a rate-controlled
+# generator feeding the history topic, all in one JVM. Usage:
+#   bench/stream-benchmark.sh [key=value ...]
+#     mode=throughput rate=50000 warmup=30 duration=60     (rate=0: as fast as the producer goes)
+#     mode=soak rate=10000 duration=1800 sample=60
+#   other keys: agents clients keys stale partitions parallelism ooo checkpoint backend models
+#               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
+# Build first (own build dir, so concurrent builds do not clash):
+#   ./mvnw -B -ntp -o install -DskipTests -pl incremental-graph,testkit,agent,sinks,stream-job -Diw.target=target-bench
+#   ./mvnw -B -ntp -o package -pl bench -Diw.target=target-bench
+# JAVA_OPTS (default -Xmx4g -XX:+UseG1GC) and JAR (default bench/target-bench/benchmarks.jar) may be set;
+# PATCH_CLASSES (a classes directory placed before the jar) runs a what-if with patched job classes.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jar="${JAR:-$here/bench/target-bench/benchmarks.jar}"
+[ -f "$jar" ] || jar="$here/bench/target/benchmarks.jar"
+flags="$(sed -n 's:.*<isowatch.jvm.flags>\(.*\)</isowatch.jvm.flags>.*:\1:p' "$here/pom.xml")"
+# shellcheck disable=SC2086
+exec java $flags ${JAVA_OPTS:--Xmx4g -XX:+UseG1GC} -cp "${PATCH_CLASSES:+$PATCH_CLASSES:}$jar" io.isowatch.bench.StreamBenchmark "$@"
