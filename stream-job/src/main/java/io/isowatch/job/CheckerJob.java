@@ -186,7 +186,7 @@ public final class CheckerJob {
         // A history's graph is its serial point (DESIGN.md): one task sees all of one agent's events.
         SingleOutputStreamOperator<Alert> alerts = paired
                 .keyBy(new AgentHistoryKey(), Types.STRING)
-                .process(new CheckTransactionsFunction(checks), JobTypes.ALERT)
+                .process(new CheckTransactionsFunction(checks, options.historyRetention()), JobTypes.ALERT)
                 .name(OperatorIds.CHECK_TRANSACTIONS_NAME)
                 .uid(OperatorIds.CHECK_TRANSACTIONS_UID);
         for (int i = 0; i < sinks.alerts().size(); i++) {

@@ -37,6 +37,7 @@ import java.util.TreeSet;
  *   <tr><td>alerts-webhook</td><td>(none)</td><td>Alertmanager base URL (e.g. http://alertmanager:9093); alerts are POSTed to /api/v2/alerts</td></tr>
  *   <tr><td>consistency-models</td><td>strict-serializable</td><td>comma-separated Elle model names to check, as check's -c</td></tr>
  *   <tr><td>workload</td><td>list-append</td><td>list-append or rw-register, as check's -m</td></tr>
+ *   <tr><td>history-retention</td><td>60s</td><td>event time a history's transactions stay checkable; older ones are forgotten, bounding memory; 0 keeps all</td></tr>
  * </table>
  *
  * Durations are written as a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m},
@@ -58,7 +59,8 @@ public record JobOptions(
         String deadLetterTopic,
         String alertsWebhook,
         Set<String> consistencyModels,
-        Workload workload) {
+        Workload workload,
+        Duration historyRetention) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
     public static final String HISTORY_TOPIC = "history-topic";
@@ -76,6 +78,7 @@ public record JobOptions(
     public static final String ALERTS_WEBHOOK = "alerts-webhook";
     public static final String CONSISTENCY_MODELS = "consistency-models";
     public static final String WORKLOAD = "workload";
+    public static final String HISTORY_RETENTION = "history-retention";
 
     /** Every key, with its default ("" for none). */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -97,6 +100,7 @@ public record JobOptions(
         requireText(deadLetterTopic, DEAD_LETTER_TOPIC);
         Objects.requireNonNull(alertsWebhook, ALERTS_WEBHOOK);
         Objects.requireNonNull(workload, WORKLOAD);
+        requireNonNegative(historyRetention, HISTORY_RETENTION);
         consistencyModels = Set.copyOf(consistencyModels);
         if (consistencyModels.isEmpty()) {
             throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + " must name at least one model");
@@ -152,7 +156,8 @@ public record JobOptions(
                 v.get(DEAD_LETTER_TOPIC).trim(),
                 v.get(ALERTS_WEBHOOK).trim(),
                 models(v.get(CONSISTENCY_MODELS)),
-                workload(v.get(WORKLOAD)));
+                workload(v.get(WORKLOAD)),
+                duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)));
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -181,6 +186,7 @@ public record JobOptions(
         m.put(ALERTS_WEBHOOK, alertsWebhook);
         m.put(CONSISTENCY_MODELS, String.join(",", new TreeSet<>(consistencyModels)));
         m.put(WORKLOAD, workload.elleName());
+        m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
         return m;
     }
 
@@ -202,6 +208,7 @@ public record JobOptions(
         d.put(ALERTS_WEBHOOK, "");
         d.put(CONSISTENCY_MODELS, "strict-serializable");
         d.put(WORKLOAD, "list-append");
+        d.put(HISTORY_RETENTION, "60s");
         return java.util.Collections.unmodifiableMap(d);
     }
 

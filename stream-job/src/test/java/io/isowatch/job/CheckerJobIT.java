@@ -166,6 +166,7 @@ class CheckerJobIT {
                 found.clear();
             }
             Verdict v = checker.finish();
+            found.forEach(f -> streamed.add(FindingId.of(f, atoms, h.agent())));
             return new Offline(withoutSeconds(Json.object(VerdictJson.toJson(v, atoms, Double.NaN))), streamed);
         }
     }

@@ -25,14 +25,13 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Stages 2 to 4 of the checker: puts the paired events of a history into one order and feeds
@@ -70,12 +69,17 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     private static final long serialVersionUID = 1L;
 
-    /** Events waiting for the watermark, by (agent, sequence). Cleared as the watermark releases them. */
+    /** Events waiting for the watermark, by sequence. Cleared as the watermark releases them. */
     public static final String PENDING_EVENTS = "pending-events";
     /** Every released batch, by release number: the checker's input, replayed after a restore. */
     public static final String CHECKED_BATCHES = "checked-batches";
     /** How many batches {@value #CHECKED_BATCHES} holds. */
     public static final String CHECKED_BATCH_COUNT = "checked-batch-count";
+    /** The first index {@value #CHECKED_BATCHES} holds once the history has been cut; absent before. */
+    public static final String HISTORY_CUT = "history-cut";
+
+    /** Batches written by a cut hold at most this many events, to keep state values small. */
+    static final int CUT_BATCH = 4096;
 
     /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
     public static final OutputTag<Tuple2<String, String>> VERDICTS =
@@ -93,10 +97,12 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     static final Comparator<HistoryEvent> ORDER = Comparator.comparingLong((HistoryEvent e) -> e.op().index());
 
     private final CheckerOptions options;
+    private final long retentionMillis;
 
-    private transient MapState<Tuple2<String, Long>, HistoryEvent> pending;
+    private transient MapState<Long, HistoryEvent> pending;
     private transient MapState<Long, List<HistoryEvent>> checked;
     private transient ValueState<Long> batchCount;
+    private transient ValueState<Long> historyCut;
 
     private transient CheckerMetrics metrics;
     /** The checker of each history this task owns, on the heap; rebuilt from state after a restore. */
@@ -105,44 +111,80 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient Collector<Alert> alerts;
     private transient long nowMillis;
 
-    public CheckTransactionsFunction(CheckerOptions options) {
+    /**
+     * @param retention event time a history's transactions are kept for: once the watermark is
+     *                  a retention past the last cut, the history is cut at watermark minus
+     *                  retention ({@link HistoryCut}) and the checker rebuilt from what remains.
+     *                  Zero keeps everything (exactly {@code check}'s answers, unbounded memory).
+     */
+    public CheckTransactionsFunction(CheckerOptions options, Duration retention) {
         this.options = Objects.requireNonNull(options, "options");
+        this.retentionMillis = retention.toMillis();
     }
 
     @Override
     public void open(OpenContext openContext) {
         pending = getRuntimeContext().getMapState(new MapStateDescriptor<>(PENDING_EVENTS,
-                Types.TUPLE(Types.STRING, Types.LONG), JobTypes.HISTORY_EVENT));
+                Types.LONG, JobTypes.HISTORY_EVENT));
         checked = getRuntimeContext().getMapState(new MapStateDescriptor<>(CHECKED_BATCHES,
                 Types.LONG, Types.LIST(JobTypes.HISTORY_EVENT)));
         batchCount = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKED_BATCH_COUNT, Types.LONG));
-        metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
+        historyCut = getRuntimeContext().getState(new ValueStateDescriptor<>(HISTORY_CUT, Types.LONG));
         live = new HashMap<>();
+        metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options, () -> {
+            long events = 0;
+            for (Live h : live.values()) {
+                events += h.retainedEvents;
+            }
+            return events;
+        });
     }
 
     /** One history's checker, how far its events have been released, and the findings alerted. */
     private final class Live {
         final String history;
         final IncrementalChecker checker;
-        /** The checker may reach one finding from two closing edges; it is alerted once. */
-        final Set<String> alerted = new HashSet<>();
+        /**
+         * Findings alerted, by id, with the smallest history index among their transactions: the
+         * checker may reach one finding from two closing edges, or again after a cut; it is
+         * alerted once. A cut forgets the ids of findings it cut into, which cannot recur.
+         */
+        final Map<String, Long> alerted;
         long releasedUpTo = Long.MIN_VALUE;
+        long lastCut;
+        long retainedEvents;
+        /**
+         * {@value #PENDING_EVENTS} mirrored on the heap in sequence order (the recorder's, in which
+         * times do not decrease), so a release takes events from the head instead of scanning
+         * the whole state: a partition running ahead of another can leave many events waiting.
+         */
+        TreeMap<Long, HistoryEvent> waiting = new TreeMap<>();
 
-        Live(String history) {
+        Live(String history, boolean truncated, Map<String, Long> alerted, long lastCut) {
             this.history = history;
+            this.alerted = alerted;
+            this.lastCut = lastCut;
             this.checker = JobAtoms.locked(atoms -> new IncrementalChecker(options, atoms, this::found));
+            if (truncated) {
+                checker.historyTruncated();
+            }
         }
 
         /** The checker's finding listener; runs inside {@link JobAtoms#locked}. */
         private void found(Finding finding) {
             String id = JobAtoms.locked(atoms -> FindingId.of(finding, atoms, history));
-            if (!alerted.add(id)) {
+            long first = Long.MAX_VALUE;
+            for (io.isowatch.anomaly.Txn t : finding.txns()) {
+                first = Math.min(first, t.invokeIndex());
+            }
+            if (alerted.putIfAbsent(id, first) != null) {
+                return;
+            }
+            if (alerts == null) {
+                metrics.seen(finding); // replaying: alerted before the checkpoint or the cut
                 return;
             }
             metrics.found(finding);
-            if (alerts == null) {
-                return; // replaying after a restore: alerted before the checkpoint
-            }
             Alert alert = JobAtoms.locked(atoms -> Alert.of(finding, history, options.consistencyModels(), nowMillis,
                     Alert.delayMillis(finding, nowMillis), atoms));
             metrics.delay(alert);
@@ -158,7 +200,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        pending.put(Tuple2.of(event.source(), event.sequence()), event);
+        history(ctx.getCurrentKey()).waiting.put(event.sequence(), event);
+        pending.put(event.sequence(), event);
         ctx.timerService().registerEventTimeTimer(ts);
         ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
     }
@@ -167,28 +210,32 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
+        if (history.lastCut == Long.MIN_VALUE) {
+            history.lastCut = watermark; // retention counts from the first release
+        }
         if (watermark > history.releasedUpTo) {
             // The first timer of a watermark advance releases everything the advance covers; the
             // others of the same advance find nothing left.
             history.releasedUpTo = watermark;
-            release(history.checker, watermark, ctx, out);
+            release(history, watermark, ctx, out);
+            // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never cuts.
+            if (retentionMillis > 0 && watermark != Long.MAX_VALUE && watermark - history.lastCut >= retentionMillis) {
+                history = cut(history, watermark);
+            }
         }
         if (timestamp == Long.MAX_VALUE) {
-            emitVerdict(history.checker, ctx);
+            emitVerdict(history.checker, ctx, out);
             live.remove(ctx.getCurrentKey());
         }
     }
 
-    private void release(IncrementalChecker checker, long watermark, OnTimerContext ctx, Collector<Alert> out)
+    private void release(Live history, long watermark, OnTimerContext ctx, Collector<Alert> out)
             throws Exception {
         List<HistoryEvent> batch = new ArrayList<>();
-        Iterator<Map.Entry<Tuple2<String, Long>, HistoryEvent>> it = pending.iterator();
-        while (it.hasNext()) {
-            HistoryEvent e = it.next().getValue();
-            if (EventTime.of(e) <= watermark) {
-                batch.add(e);
-                it.remove();
-            }
+        while (!history.waiting.isEmpty() && EventTime.of(history.waiting.firstEntry().getValue()) <= watermark) {
+            HistoryEvent e = history.waiting.pollFirstEntry().getValue();
+            pending.remove(e.sequence());
+            batch.add(e);
         }
         if (batch.isEmpty()) {
             return;
@@ -197,10 +244,55 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         long n = batchCount.value() == null ? 0 : batchCount.value();
         checked.put(n, batch);
         batchCount.update(n + 1);
+        history.retainedEvents += batch.size();
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        feed(checker, batch, ctx);
+        feed(history.checker, batch, ctx);
         alerts = null;
+    }
+
+    /**
+     * Cuts the history at {@code watermark - retention}: keeps the events from the cut on (state
+     * rewritten in batches of {@value #CUT_BATCH}) and rebuilds the checker from them, muted.
+     * Costs a replay of one retention's worth of events, once per retention of event time.
+     */
+    private Live cut(Live history, long watermark) throws Exception {
+        history.lastCut = watermark;
+        List<HistoryEvent> all = checkedEvents();
+        HistoryCut cut = HistoryCut.at(all, watermark - retentionMillis);
+        if (cut == null) {
+            return history;
+        }
+        checked.clear();
+        long batches = 0;
+        for (int from = 0; from < cut.kept().size(); from += CUT_BATCH) {
+            checked.put(batches++, new ArrayList<>(cut.kept().subList(from, Math.min(cut.kept().size(), from + CUT_BATCH))));
+        }
+        batchCount.update(batches);
+        historyCut.update(cut.index());
+        Map<String, Long> stillPossible = new HashMap<>();
+        history.alerted.forEach((id, first) -> {
+            if (first >= cut.index()) {
+                stillPossible.put(id, first);
+            }
+        });
+        Live rebuilt = new Live(history.history, true, stillPossible, watermark);
+        rebuilt.releasedUpTo = history.releasedUpTo;
+        rebuilt.waiting = history.waiting;
+        rebuilt.retainedEvents = cut.kept().size();
+        feed(rebuilt.checker, cut.kept(), null);
+        live.put(history.history, rebuilt);
+        metrics.cut(cut.evicted());
+        return rebuilt;
+    }
+
+    private List<HistoryEvent> checkedEvents() throws Exception {
+        List<HistoryEvent> all = new ArrayList<>();
+        Long count = batchCount.value();
+        for (long i = 0; count != null && i < count; i++) {
+            all.addAll(checked.get(i));
+        }
+        return all;
     }
 
     /**
@@ -212,10 +304,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         if (h != null) {
             return h;
         }
-        h = new Live(key);
+        h = new Live(key, historyCut.value() != null, new HashMap<>(), Long.MIN_VALUE);
         Long count = batchCount.value();
         for (long i = 0; count != null && i < count; i++) {
-            feed(h.checker, checked.get(i), null);
+            List<HistoryEvent> batch = checked.get(i);
+            feed(h.checker, batch, null);
+            h.retainedEvents += batch.size();
+        }
+        for (Map.Entry<Long, HistoryEvent> e : pending.entries()) {
+            h.waiting.put(e.getKey(), e.getValue());
         }
         metrics.restored(count == null ? 0 : count);
         live.put(key, h);
@@ -242,11 +339,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         metrics.checked(checker.transactions() - before, checker.graph());
     }
 
-    private void emitVerdict(IncrementalChecker checker, OnTimerContext ctx) {
+    /** Settles the history at the end of a bounded input: what settling proves is alerted too. */
+    private void emitVerdict(IncrementalChecker checker, OnTimerContext ctx, Collector<Alert> out) {
+        alerts = out;
+        nowMillis = ctx.timerService().currentProcessingTime();
         String json = JobAtoms.locked(atoms -> {
             Verdict v = checker.finish();
             return VerdictJson.toJson(v, atoms, Double.NaN);
         });
+        alerts = null;
         ctx.output(VERDICTS, Tuple2.of(ctx.getCurrentKey(), json));
     }
 }

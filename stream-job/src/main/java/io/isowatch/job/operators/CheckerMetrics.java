@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /**
  * The checker operator's metrics, in the group {@value #GROUP}. Through Flink's Prometheus
@@ -34,6 +35,9 @@ import java.util.TreeSet;
  *   <tr><td>late_events</td><td>counter</td><td>events behind this operator's watermark</td></tr>
  *   <tr><td>dead_letters</td><td>counter</td><td>events the checker rejected</td></tr>
  *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checker after a restore</td></tr>
+ *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions forgotten by history cuts (retention)</td></tr>
+ *   <tr><td>history_cuts</td><td>counter</td><td>cuts made</td></tr>
+ *   <tr><td>retained_events</td><td>gauge</td><td>events kept in state for the live histories (the checker's input since the last cut)</td></tr>
  * </table>
  */
 final class CheckerMetrics {
@@ -45,6 +49,8 @@ final class CheckerMetrics {
     private final Counter late;
     private final Counter deadLetters;
     private final Counter restored;
+    private final Counter evicted;
+    private final Counter cuts;
     private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
     private final Map<String, Counter> findings = new HashMap<>();
     private final Set<String> foundTypes = new TreeSet<>();
@@ -52,12 +58,15 @@ final class CheckerMetrics {
     private long graphNodes;
     private long graphEdges;
 
-    CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options) {
+    CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options, LongSupplier retainedEvents) {
         this.group = operatorGroup.addGroup(GROUP);
         this.checked = group.counter("transactions_checked");
         this.late = group.counter("late_events");
         this.deadLetters = group.counter("dead_letters");
         this.restored = group.counter("restored_batches");
+        this.evicted = group.counter("evicted_transactions");
+        this.cuts = group.counter("history_cuts");
+        group.gauge("retained_events", (Gauge<Long>) retainedEvents::getAsLong);
         group.histogram("detection_delay_ms", delay);
         group.gauge("graph_transactions", (Gauge<Long>) () -> graphNodes);
         group.gauge("graph_edges", (Gauge<Long>) () -> graphEdges);
@@ -74,9 +83,15 @@ final class CheckerMetrics {
         graphEdges = graph.edgeCount();
     }
 
+    /** A finding alerted now. */
     void found(Finding finding) {
+        findings.computeIfAbsent(finding.type().elleName(), t -> group.addGroup("anomaly", t).counter("findings")).inc();
+        seen(finding);
+    }
+
+    /** A finding met again while a checker is rebuilt: it still rules models out. */
+    void seen(Finding finding) {
         String type = finding.type().elleName();
-        findings.computeIfAbsent(type, t -> group.addGroup("anomaly", t).counter("findings")).inc();
         if (foundTypes.add(type)) {
             ruledOut = ConsistencyModels.impossibleModels(foundTypes);
         }
@@ -94,6 +109,11 @@ final class CheckerMetrics {
 
     void deadLetter() {
         deadLetters.inc();
+    }
+
+    void cut(long evictedTransactions) {
+        evicted.inc(evictedTransactions);
+        cuts.inc();
     }
 
     void restored(long batches) {

@@ -83,6 +83,12 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     private transient ValueState<HistoryEvent> pendingInvocation;
     private transient ValueState<ProcessProgress> progress;
 
+    /**
+     * Per key, the watermark up to which the buffer was last scanned; an optimisation only (not
+     * state): after a restore the first timer scans again.
+     */
+    private transient Map<Tuple2<String, Long>, Long> scannedUpTo;
+
     private transient Counter duplicates;
     private transient Counter late;
     private transient Counter deadLetters;
@@ -101,6 +107,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                 new ValueStateDescriptor<>(PENDING_INVOCATION, JobTypes.HISTORY_EVENT));
         progress = getRuntimeContext().getState(
                 new ValueStateDescriptor<>(PROCESS_PROGRESS, JobTypes.PROCESS_PROGRESS));
+        scannedUpTo = new java.util.HashMap<>();
         duplicates = getRuntimeContext().getMetricGroup().counter(METRIC_DUPLICATES);
         late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
         deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
@@ -126,10 +133,20 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
+        // A watermark advance fires one timer per distinct buffered time; the first releases all
+        // that the advance covers, so the others of the same advance skip the scan. Without this
+        // a backlog (many buffered events per process) costs a full scan per timer: quadratic.
+        long watermark = Math.max(timestamp, ctx.timerService().currentWatermark());
+        Tuple2<String, Long> key = ctx.getCurrentKey();
+        Long scanned = scannedUpTo.get(key);
+        if (scanned != null && scanned >= watermark && timestamp != expiryTimer(key)) {
+            return;
+        }
+        scannedUpTo.put(key, watermark);
         List<HistoryEvent> ready = new ArrayList<>();
         boolean anyLeft = false;
         for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
-            if (EventTime.of(e.getValue()) <= timestamp) {
+            if (EventTime.of(e.getValue()) <= watermark) {
                 ready.add(e.getValue());
             } else {
                 anyLeft = true;
@@ -144,7 +161,14 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         if (!anyLeft && p != null && pendingInvocation.value() == null
                 && timestamp >= expiry(p.lastTimestamp())) {
             progress.clear();
+            scannedUpTo.remove(key);
         }
+    }
+
+    /** The expiry timer of the current key, or Long.MIN_VALUE: that timer must always run. */
+    private long expiryTimer(Tuple2<String, Long> key) throws Exception {
+        ProcessProgress p = progress.value();
+        return p == null ? Long.MIN_VALUE : expiry(p.lastTimestamp());
     }
 
     /** Handles one event in the agent's order. */

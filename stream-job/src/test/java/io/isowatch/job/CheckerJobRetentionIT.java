@@ -1,0 +1,128 @@
+package io.isowatch.job;
+
+import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.anomaly.ConsistencyModels;
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.IncrementalChecker;
+import io.isowatch.checker.Verdict;
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.job.PairingJobIT.Raw;
+import io.isowatch.job.PairingJobIT.Replay;
+import io.isowatch.job.serde.JobTypes;
+import io.isowatch.sinks.Alert;
+import io.isowatch.testing.Json;
+
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Either;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * With a short {@code history-retention} the job cuts a long history again and again, keeping
+ * its state to about a retention's worth of events, and stays sound: silent on a correct
+ * history, and on a faulty one it rules out no model the whole history does not.
+ */
+class CheckerJobRetentionIT {
+
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = SharedMiniCluster.EXTENSION;
+
+    private static final int TXNS = 12_000;
+
+    @Test
+    void correctHistory_cutManyTimes_staysSilent_andKeepsOnlyTheRetainedEvents() throws Exception {
+        List<Op> ops = history(0);
+        Result r = run(ops, "strict-serializable");
+        assertTrue(r.alerts().isEmpty(), () -> r.alerts().stream().map(Alert::title).toList().toString());
+        assertEquals(true, r.verdict().get("valid"));
+        long checkedEvents = ((Number) stats(r.verdict()).get("ops")).longValue();
+        // Events are 1 ms apart and the retention is 1 s: the last checker holds at most about
+        // two retentions' worth, not the whole history.
+        assertTrue(checkedEvents < 2_500, () -> "the final checker saw " + checkedEvents + " of " + ops.size() + " events");
+    }
+
+    @Test
+    void faultyHistory_cutManyTimes_rulesOutNoMoreThanTheWholeHistory() throws Exception {
+        List<Op> ops = history(0.02);
+        Result r = run(ops, "serializable");
+        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of("serializable")),
+                new AtomTable());
+        ops.forEach(whole::accept);
+        Verdict offline = whole.finish();
+        Set<String> ruledOutWhole = ConsistencyModels.impossibleModels(
+                offline.anomalyTypes().stream().map(t -> t.elleName()).toList());
+        Set<String> alertTypes = new TreeSet<>();
+        r.alerts().forEach(a -> alertTypes.add(a.type()));
+        assertFalse(alertTypes.isEmpty(), "stale reads make anomalies the job must still see");
+        assertTrue(ruledOutWhole.containsAll(ConsistencyModels.impossibleModels(alertTypes)),
+                () -> "alerts " + alertTypes + " rule out more than the whole history's " + offline.anomalyTypes());
+    }
+
+    record Result(List<Alert> alerts, Map<String, Object> verdict) {
+    }
+
+    private static List<Op> history(double staleReadRate) {
+        List<Op> ops = new ArrayList<>();
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(TXNS).withSeed(5)
+                .withStaleReadRate(staleReadRate))) {
+            ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
+        }
+        return ops;
+    }
+
+    private static Result run(List<Op> ops, String model) throws Exception {
+        AtomTable atoms = new AtomTable();
+        HistoryEventJson json = new HistoryEventJson();
+        // The generator source splits its records into halves, one per subtask: even events in the
+        // first half, odd in the second, so both subtasks move through event time together and
+        // the watermark advances steadily (as with Kafka partitions) instead of jumping at the end.
+        List<Raw> raw = new ArrayList<>();
+        for (int parity = 0; parity < 2; parity++) {
+            for (int i = parity; i < ops.size(); i += 2) {
+                Op op = ops.get(i);
+                raw.add(new Raw(0, raw.size(), json.render(new HistoryEvent("long-run", op.index(), op), atoms)));
+            }
+        }
+        JobOptions options = JobOptions.parse(Map.of(
+                "parallelism", "2",
+                "max-parallelism", "16",
+                "checkpoint-interval", "0",
+                "max-out-of-orderness", "20ms",
+                "history-retention", "1s",
+                "consistency-models", model));
+        CollectingSink<Alert> alerts = new CollectingSink<>();
+        CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
+        CollectingSink<Tuple2<String, String>> verdicts = new CollectingSink<>();
+        DataGeneratorSource<Either<DeadLetter, HistoryEvent>> source =
+                new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
+        new CheckerJob(options, options.checkerOptions(), source,
+                JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it");
+        assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
+        assertEquals(1, verdicts.values().size());
+        return new Result(alerts.values(), Json.object(verdicts.values().get(0).f1));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> stats(Map<String, Object> verdict) {
+        return (Map<String, Object>) verdict.get("stats");
+    }
+}
