@@ -22,10 +22,8 @@ import org.apache.flink.util.OutputTag;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Stage 1 of the checker: per (agent, process), drops re-sent events, puts events back in the
@@ -53,8 +51,8 @@ import java.util.Map;
  *
  * <p><b>State</b> (see docs/state.md): every state is empty again once the process's last
  * transaction has completed and {@code dedupe-retention} has passed in event time. Cost per
- * event: O(1) state accesses, plus a scan of the key's buffer (a few events) per watermark
- * firing.
+ * event: a few state accesses and O(log n) on the heap mirror of the key's buffer; the progress
+ * and the pending invocation are read and written once per release, not per event.
  */
 public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent> {
 
@@ -83,11 +81,8 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     private transient ValueState<HistoryEvent> pendingInvocation;
     private transient ValueState<ProcessProgress> progress;
 
-    /**
-     * Per key, the watermark up to which the buffer was last scanned; an optimisation only (not
-     * state): after a restore the first timer scans again.
-     */
-    private transient Map<Tuple2<String, Long>, Long> scannedUpTo;
+    /** Per key, {@value #BUFFERED_EVENTS} on the heap (see {@link #buffer}); not state, rebuilt from it. */
+    private transient Map<Tuple2<String, Long>, TreeMap<Long, HistoryEvent>> mirrors;
 
     private transient Counter duplicates;
     private transient Counter late;
@@ -107,7 +102,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                 new ValueStateDescriptor<>(PENDING_INVOCATION, JobTypes.HISTORY_EVENT));
         progress = getRuntimeContext().getState(
                 new ValueStateDescriptor<>(PROCESS_PROGRESS, JobTypes.PROCESS_PROGRESS));
-        scannedUpTo = new java.util.HashMap<>();
+        mirrors = new java.util.HashMap<>();
         duplicates = getRuntimeContext().getMetricGroup().counter(METRIC_DUPLICATES);
         late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
         deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
@@ -117,7 +112,8 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<HistoryEvent> out) throws Exception {
         ProcessProgress p = progress.value();
-        if ((p != null && event.sequence() <= p.lastSequence()) || buffered.contains(event.sequence())) {
+        TreeMap<Long, HistoryEvent> buffer = buffer(ctx.getCurrentKey());
+        if ((p != null && event.sequence() <= p.lastSequence()) || buffer.containsKey(event.sequence())) {
             duplicates.inc();
             return;
         }
@@ -128,54 +124,84 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
             return;
         }
         buffered.put(event.sequence(), event);
+        buffer.put(event.sequence(), event);
         ctx.timerService().registerEventTimeTimer(ts);
+    }
+
+    /**
+     * The key's {@value #BUFFERED_EVENTS} mirrored on the heap in sequence order, loaded from
+     * state on first use after a (re)start. Releasing then takes events from the head, in O(log n)
+     * each, where a scan of the state would cost the whole buffer per timer (quadratic under a
+     * backlog). Within a process, times follow sequence numbers, so the head is always due first.
+     */
+    private TreeMap<Long, HistoryEvent> buffer(Tuple2<String, Long> key) throws Exception {
+        TreeMap<Long, HistoryEvent> b = mirrors.get(key);
+        if (b == null) {
+            b = new TreeMap<>();
+            for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
+                b.put(e.getKey(), e.getValue());
+            }
+            mirrors.put(Tuple2.of(key.f0, key.f1), b);
+        }
+        return b;
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
         // A watermark advance fires one timer per distinct buffered time; the first releases all
-        // that the advance covers, so the others of the same advance skip the scan. Without this
-        // a backlog (many buffered events per process) costs a full scan per timer: quadratic.
+        // the advance covers, the others find nothing due at the head.
         long watermark = Math.max(timestamp, ctx.timerService().currentWatermark());
         Tuple2<String, Long> key = ctx.getCurrentKey();
-        Long scanned = scannedUpTo.get(key);
-        if (scanned != null && scanned >= watermark && timestamp != expiryTimer(key)) {
+        TreeMap<Long, HistoryEvent> buffer = buffer(key);
+        ProcessProgress before = progress.value();
+        if (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
+            Released r = new Released(before, pendingInvocation.value());
+            while (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
+                HistoryEvent event = buffer.pollFirstEntry().getValue();
+                buffered.remove(event.sequence());
+                release(event, r, ctx, out);
+            }
+            if (r.pending == null) {
+                pendingInvocation.clear();
+            } else {
+                pendingInvocation.update(r.pending);
+            }
+            progress.update(r.progress);
+            // Exactly one expiry timer per key, at expiry(lastTimestamp): move it forward, unless
+            // the old time is also a buffered event's release timer (a heap scan, once per release).
+            long newExpiry = expiry(r.progress.lastTimestamp());
+            if (before != null) {
+                long oldExpiry = expiry(before.lastTimestamp());
+                if (oldExpiry != newExpiry && buffer.values().stream().noneMatch(e -> EventTime.of(e) == oldExpiry)) {
+                    ctx.timerService().deleteEventTimeTimer(oldExpiry);
+                }
+            }
+            ctx.timerService().registerEventTimeTimer(newExpiry);
             return;
         }
-        scannedUpTo.put(key, watermark);
-        List<HistoryEvent> ready = new ArrayList<>();
-        boolean anyLeft = false;
-        for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
-            if (EventTime.of(e.getValue()) <= watermark) {
-                ready.add(e.getValue());
-            } else {
-                anyLeft = true;
-            }
-        }
-        ready.sort(Comparator.comparingLong(HistoryEvent::sequence));
-        for (HistoryEvent event : ready) {
-            buffered.remove(event.sequence());
-            release(event, ctx, out);
-        }
-        ProcessProgress p = progress.value();
-        if (!anyLeft && p != null && pendingInvocation.value() == null
-                && timestamp >= expiry(p.lastTimestamp())) {
+        if (buffer.isEmpty() && before != null && pendingInvocation.value() == null
+                && timestamp >= expiry(before.lastTimestamp())) {
             progress.clear();
-            scannedUpTo.remove(key);
+            mirrors.remove(key);
         }
     }
 
-    /** The expiry timer of the current key, or Long.MIN_VALUE: that timer must always run. */
-    private long expiryTimer(Tuple2<String, Long> key) throws Exception {
-        ProcessProgress p = progress.value();
-        return p == null ? Long.MIN_VALUE : expiry(p.lastTimestamp());
+    /** What releasing a run of events changes, written to state once at the end. */
+    private static final class Released {
+        ProcessProgress progress;
+        HistoryEvent pending;
+
+        Released(ProcessProgress progress, HistoryEvent pending) {
+            this.progress = progress;
+            this.pending = pending;
+        }
     }
 
     /** Handles one event in the agent's order. */
-    private void release(HistoryEvent event, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
-        ProcessProgress before = progress.value();
+    private void release(HistoryEvent event, Released r, OnTimerContext ctx, Collector<HistoryEvent> out) {
+        ProcessProgress before = r.progress;
         boolean retired = before != null && before.retired();
-        HistoryEvent pending = pendingInvocation.value();
+        HistoryEvent pending = r.pending;
         OpType type = event.op().type();
         if (type == OpType.INVOKE) {
             if (retired) {
@@ -188,7 +214,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                         + ") while its invocation seq " + pending.sequence()
                         + " is still pending; the second invocation is dropped");
             } else {
-                pendingInvocation.update(event);
+                r.pending = event;
                 out.collect(event);
             }
         } else if (pending == null) {
@@ -196,7 +222,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                     + "\" (seq " + event.sequence() + ") of process " + event.op().process() + " of agent "
                     + event.source() + " has no pending invocation; it is dropped");
         } else {
-            pendingInvocation.clear();
+            r.pending = null;
             completed.inc();
             out.collect(event);
             retired = retired || type == OpType.INFO;
@@ -204,28 +230,11 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         long ts = EventTime.of(event);
         long lastTs = before == null ? ts : Math.max(before.lastTimestamp(), ts);
         long lastSeq = before == null ? event.sequence() : Math.max(before.lastSequence(), event.sequence());
-        progress.update(new ProcessProgress(lastSeq, lastTs, retired));
-        // Exactly one expiry timer per key, at expiry(lastTimestamp): move it forward. A release
-        // timer of a buffered event at the old time must survive, so that one is not deleted.
-        long oldExpiry = before == null ? Long.MIN_VALUE : expiry(before.lastTimestamp());
-        if (before != null && oldExpiry != expiry(lastTs) && !isBufferedAt(oldExpiry)) {
-            ctx.timerService().deleteEventTimeTimer(oldExpiry);
-        }
-        ctx.timerService().registerEventTimeTimer(expiry(lastTs));
+        r.progress = new ProcessProgress(lastSeq, lastTs, retired);
     }
 
     private long expiry(long lastTimestamp) {
         return lastTimestamp > Long.MAX_VALUE - retentionMillis ? Long.MAX_VALUE : lastTimestamp + retentionMillis;
-    }
-
-    /** True when a buffered event's release timer sits at this time (it must not be deleted). */
-    private boolean isBufferedAt(long time) throws Exception {
-        for (HistoryEvent e : buffered.values()) {
-            if (EventTime.of(e) == time) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void deadLetter(OnTimerContext ctx, DeadLetter.Kind kind, HistoryEvent event, String message) {
