@@ -5,7 +5,6 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
-import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.history.codec.JsonLinesWriter;
 import io.isowatch.testing.Golden;
 
@@ -176,22 +175,12 @@ final class CheckerHistories {
         }
     }
 
-    @SuppressWarnings("unchecked")
     static Loaded load(Golden.Case c) {
         AtomTable atoms = new AtomTable();
-        List<Op> ops = new ArrayList<>();
-        try (HistoryReader reader = HistoryReader.open(c.history(), atoms)) {
-            for (Op op = reader.next(); op != null; op = reader.next()) {
-                ops.add(op);
-            }
-        }
+        List<Op> ops = c.ops(atoms);
         List<String> anomalies = c.strings("anomalies");
-        RegisterOptions registers = null;
-        if ("rw-register".equals(c.expected().get("workload"))) {
-            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
-            registers = new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
-                    Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys")));
-        }
+        RegisterOptions registers = "rw-register".equals(c.expected().get("workload"))
+                ? c.checkerOptions().registerOptions() : null;
         return new Loaded(ops, atoms, new HashSet<>(c.strings("consistency-models")),
                 new HashSet<>(anomalies == null ? List.of() : anomalies), registers);
     }

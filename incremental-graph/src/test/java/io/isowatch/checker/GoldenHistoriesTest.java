@@ -5,7 +5,6 @@ import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.Txn;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
-import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.testing.Golden;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,22 +42,8 @@ class GoldenHistoriesTest {
 
     static Verdict check(Golden.Case c, int window) {
         AtomTable atoms = new AtomTable();
-        List<Op> ops = new ArrayList<>();
-        try (HistoryReader reader = HistoryReader.open(c.history(), atoms)) {
-            for (Op op = reader.next(); op != null; op = reader.next()) {
-                ops.add(op);
-            }
-        }
-        CheckerOptions options = CheckerOptions.defaults()
-                .withModels(new HashSet<>(c.strings("consistency-models")))
-                .withAnomalies(new HashSet<>(c.strings("anomalies") == null ? List.of() : c.strings("anomalies")))
-                .withReorderWindow(window);
-        if ("rw-register".equals(c.expected().get("workload"))) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
-            options = options.withRegisters(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
-                    Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys"))));
-        }
+        List<Op> ops = c.ops(atoms);
+        CheckerOptions options = c.checkerOptions().withReorderWindow(window);
         IncrementalChecker checker = new IncrementalChecker(options, atoms);
         if (window > 0) {
             // Deliver in reverse within the window: the worst order the window allows.

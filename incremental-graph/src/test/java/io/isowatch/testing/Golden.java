@@ -1,5 +1,11 @@
 package io.isowatch.testing;
 
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.RegisterOptions;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryReader;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -9,6 +15,8 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -38,6 +46,32 @@ public final class Golden {
 
         public Object valid() {
             return expected.get("valid");
+        }
+
+        /** The options the case is checked with: its models, anomalies and, for rw-register, version sources. */
+        @SuppressWarnings("unchecked")
+        public CheckerOptions checkerOptions() {
+            List<String> anomalies = strings("anomalies");
+            CheckerOptions options = CheckerOptions.defaults()
+                    .withModels(new HashSet<>(strings("consistency-models")))
+                    .withAnomalies(new HashSet<>(anomalies == null ? List.of() : anomalies));
+            if ("rw-register".equals(expected.get("workload"))) {
+                Map<String, Object> r = (Map<String, Object>) expected.getOrDefault("register-options", Map.of());
+                options = options.withRegisters(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
+                        Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys"))));
+            }
+            return options;
+        }
+
+        /** The history's ops, in file order, their string atoms in {@code atoms}. */
+        public List<Op> ops(AtomTable atoms) {
+            List<Op> ops = new ArrayList<>();
+            try (HistoryReader reader = HistoryReader.open(history, atoms)) {
+                for (Op op = reader.next(); op != null; op = reader.next()) {
+                    ops.add(op);
+                }
+            }
+            return ops;
         }
 
         @SuppressWarnings("unchecked")

@@ -5,16 +5,13 @@ import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
-import io.isowatch.checker.RegisterOptions;
 import io.isowatch.checker.Verdict;
-import io.isowatch.checker.Workload;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
-import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.PairingJobIT.Raw;
 import io.isowatch.job.PairingJobIT.Replay;
 import io.isowatch.job.serde.JobTypes;
@@ -69,7 +66,7 @@ class CheckerJobIT {
         // One job per distinct set of checker options; each history is its own agent.
         Map<CheckerOptions, List<History>> groups = new LinkedHashMap<>();
         for (Golden.Case c : Golden.cases()) {
-            groups.computeIfAbsent(options(c), o -> new ArrayList<>()).add(read(c));
+            groups.computeIfAbsent(c.checkerOptions(), o -> new ArrayList<>()).add(read(c));
         }
         int checked = 0;
         for (Map.Entry<CheckerOptions, List<History>> g : groups.entrySet()) {
@@ -156,12 +153,12 @@ class CheckerJobIT {
     /** The offline engine over the history in index order, as {@code isowatch check} runs it. */
     private static Offline offline(CheckerOptions checks, History h) {
         {
-            AtomTable atoms = new AtomTable();
+            AtomTable atoms = h.atoms();
             Set<String> streamed = new HashSet<>();
             List<Finding> found = new ArrayList<>();
             IncrementalChecker checker = new IncrementalChecker(checks, atoms, found::add);
             for (Op op : h.ops()) {
-                checker.accept(reintern(op, h.atoms(), atoms));
+                checker.accept(op);
                 found.forEach(f -> streamed.add(FindingId.of(f, atoms, h.agent())));
                 found.clear();
             }
@@ -169,35 +166,6 @@ class CheckerJobIT {
             found.forEach(f -> streamed.add(FindingId.of(f, atoms, h.agent())));
             return new Offline(withoutSeconds(Json.object(VerdictJson.toJson(v, atoms, Double.NaN))), streamed);
         }
-    }
-
-    private static Op reintern(Op op, AtomTable from, AtomTable to) {
-        return io.isowatch.job.serde.JobAtoms.hasStrings(op) ? reinternStrings(op, from, to) : op;
-    }
-
-    private static Op reinternStrings(Op op, AtomTable from, AtomTable to) {
-        // Histories read into one table are checked with another; carry string atoms across by text.
-        List<io.isowatch.history.MicroOp> mops = new ArrayList<>();
-        for (io.isowatch.history.MicroOp m : op.value()) {
-            long key = recode(m.key(), from, to);
-            if (m instanceof io.isowatch.history.MicroOp.Append a) {
-                mops.add(new io.isowatch.history.MicroOp.Append(key, recode(a.value(), from, to)));
-            } else if (m instanceof io.isowatch.history.MicroOp.Write w) {
-                mops.add(new io.isowatch.history.MicroOp.Write(key, recode(w.value(), from, to)));
-            } else {
-                long[] values = ((io.isowatch.history.MicroOp.Read) m).values();
-                long[] copy = values == null ? null : new long[values.length];
-                for (int i = 0; copy != null && i < copy.length; i++) {
-                    copy[i] = recode(values[i], from, to);
-                }
-                mops.add(new io.isowatch.history.MicroOp.Read(key, copy));
-            }
-        }
-        return new Op(op.index(), op.time(), op.type(), op.process(), mops, op.sourceLine());
-    }
-
-    private static long recode(long atom, AtomTable from, AtomTable to) {
-        return AtomTable.isString(atom) ? to.ofString((String) from.valueOf(atom)) : atom;
     }
 
     @SuppressWarnings("unchecked")
@@ -227,27 +195,6 @@ class CheckerJobIT {
 
     private static History read(Golden.Case c) {
         AtomTable atoms = new AtomTable();
-        List<Op> ops = new ArrayList<>();
-        try (HistoryReader reader = HistoryReader.open(c.history(), atoms)) {
-            for (Op op = reader.next(); op != null; op = reader.next()) {
-                ops.add(op);
-            }
-        }
-        return new History(c.name(), ops, atoms);
-    }
-
-    /** The options the golden case is checked with, as GoldenHistoriesTest builds them. */
-    @SuppressWarnings("unchecked")
-    private static CheckerOptions options(Golden.Case c) {
-        CheckerOptions options = CheckerOptions.defaults()
-                .withModels(new HashSet<>(c.strings("consistency-models")))
-                .withAnomalies(new HashSet<>(c.strings("anomalies") == null ? List.of() : c.strings("anomalies")));
-        if ("rw-register".equals(c.expected().get("workload"))) {
-            Map<String, Object> r = (Map<String, Object>) c.expected().getOrDefault("register-options", Map.of());
-            options = options.withWorkload(Workload.RW_REGISTER).withRegisters(new RegisterOptions(
-                    Boolean.TRUE.equals(r.get("wfr-keys")), Boolean.TRUE.equals(r.get("sequential-keys")),
-                    Boolean.TRUE.equals(r.get("linearizable-keys"))));
-        }
-        return options;
+        return new History(c.name(), c.ops(atoms), atoms);
     }
 }

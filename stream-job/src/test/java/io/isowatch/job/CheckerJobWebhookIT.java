@@ -5,7 +5,6 @@ import io.isowatch.agent.transport.HistoryEventJson;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
-import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.PairingJobIT.Raw;
 import io.isowatch.job.PairingJobIT.Replay;
 import io.isowatch.job.serde.JobTypes;
@@ -76,10 +75,8 @@ class CheckerJobWebhookIT {
         AtomTable atoms = new AtomTable();
         HistoryEventJson json = new HistoryEventJson();
         List<Raw> raw = new ArrayList<>();
-        try (HistoryReader reader = HistoryReader.open(writeSkew.history(), atoms)) {
-            for (Op op = reader.next(); op != null; op = reader.next()) {
-                raw.add(new Raw(0, raw.size(), json.render(new HistoryEvent("skew", op.index(), op), atoms)));
-            }
+        for (Op op : writeSkew.ops(atoms)) {
+            raw.add(new Raw(0, raw.size(), json.render(new HistoryEvent("skew", op.index(), op), atoms)));
         }
         JobOptions options = JobOptions.parse(Map.of("parallelism", "2", "max-parallelism", "16",
                 "checkpoint-interval", "0", "consistency-models", "serializable"));

@@ -153,6 +153,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         long releasedUpTo = Long.MIN_VALUE;
         long lastCut;
         long retainedEvents;
+        boolean endTimerRegistered;
         /**
          * {@value #PENDING_EVENTS} mirrored on the heap in sequence order (the recorder's, in which
          * times do not decrease), so a release takes events from the head instead of scanning
@@ -200,10 +201,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        history(ctx.getCurrentKey()).waiting.put(event.sequence(), event);
+        Live history = history(ctx.getCurrentKey());
+        history.waiting.put(event.sequence(), event);
         pending.put(event.sequence(), event);
         ctx.timerService().registerEventTimeTimer(ts);
-        ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+        if (!history.endTimerRegistered) {
+            // Fires only when a bounded input ends; once per checker, not per event.
+            ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+            history.endTimerRegistered = true;
+        }
     }
 
     @Override
