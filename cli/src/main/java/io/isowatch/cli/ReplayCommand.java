@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;

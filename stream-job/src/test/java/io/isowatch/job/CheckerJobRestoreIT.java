@@ -1,7 +1,6 @@
 package io.isowatch.job;
 
-import io.isowatch.agent.transport.HistoryEventJson;
-import io.isowatch.agent.transport.KafkaShipper;
+import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
@@ -22,13 +21,10 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,16 +148,10 @@ class CheckerJobRestoreIT {
 
     private static List<ProducerRecord<byte[], byte[]>> records(String topic, String agent, List<Op> ops,
                                                                 AtomTable atoms) {
-        HistoryEventJson json = new HistoryEventJson();
+        ShippedRecords shipped = new ShippedRecords(topic);
         List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
         for (Op op : ops) {
-            HistoryEvent e = new HistoryEvent(agent, op.index(), op);
-            RecordHeaders headers = new RecordHeaders();
-            headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agent.getBytes(StandardCharsets.UTF_8)));
-            headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
-                    Long.toString(op.index()).getBytes(StandardCharsets.US_ASCII)));
-            byte[] key = Long.toString(op.process()).getBytes(StandardCharsets.US_ASCII);
-            out.add(new ProducerRecord<>(topic, null, key, json.render(e, atoms), headers));
+            out.add(shipped.record(new HistoryEvent(agent, op.index(), op), atoms));
         }
         return out;
     }

@@ -2,8 +2,7 @@ package io.isowatch.job;
 
 import io.isowatch.testkit.InJvmKafka;
 
-import io.isowatch.agent.transport.HistoryEventJson;
-import io.isowatch.agent.transport.KafkaShipper;
+import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 
@@ -13,8 +12,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Either;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,7 +42,7 @@ class KafkaPairingJobIT {
         String topic = "history-it-" + System.nanoTime();
         kafka.createTopic(topic, 3);
 
-        HistoryEventJson json = new HistoryEventJson();
+        ShippedRecords shipped = new ShippedRecords(topic);
         AtomTable atoms = new AtomTable();
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         long seq = 0;
@@ -55,7 +52,7 @@ class KafkaPairingJobIT {
                 // Times follow sequence numbers, as the recorder stamps them.
                 long t = seq;
                 for (HistoryEvent e : List.of(invoke("agent-k", seq++, process, t), ok("agent-k", seq++, process, t + 1))) {
-                    records.add(record(topic, e, json.render(e, atoms)));
+                    records.add(shipped.record(e, atoms));
                 }
                 txns++;
             }
@@ -90,13 +87,5 @@ class KafkaPairingJobIT {
         assertEquals(topic, dead.get(0).topic());
         assertTrue(dead.get(0).partition() >= 0 && dead.get(0).offset() >= 0);
         assertTrue(dead.stream().noneMatch(d -> d.kind() == DeadLetter.Kind.LATE_EVENT), dead::toString);
-    }
-
-    private static ProducerRecord<byte[], byte[]> record(String topic, HistoryEvent e, byte[] value) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, e.source().getBytes(StandardCharsets.UTF_8)));
-        headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER, Long.toString(e.sequence()).getBytes(StandardCharsets.US_ASCII)));
-        byte[] key = Long.toString(e.op().process()).getBytes(StandardCharsets.US_ASCII);
-        return new ProducerRecord<>(topic, null, key, value, headers);
     }
 }

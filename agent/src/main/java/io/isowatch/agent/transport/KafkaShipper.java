@@ -8,16 +8,12 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -75,7 +71,7 @@ public final class KafkaShipper implements AutoCloseable {
     private final AtomicLong shipped = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicReference<Producer<byte[], byte[]>> producer = new AtomicReference<>();
-    private final HistoryEventJson json = new HistoryEventJson();
+    private final ShippedRecords records;
 
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -85,6 +81,7 @@ public final class KafkaShipper implements AutoCloseable {
                          AgentMetrics metrics) {
         this.spool = spool;
         this.topic = topic;
+        this.records = new ShippedRecords(topic);
         this.options = options;
         this.metrics = metrics;
         this.producerConfig = producerConfig(bootstrapServers, spool, options);
@@ -217,7 +214,7 @@ public final class KafkaShipper implements AutoCloseable {
                 break;
             }
             internedStrings += Atoms.stringAtoms(event);
-            p.send(record(event, codec.atoms()), callback);
+            p.send(records.record(event, codec.atoms()), callback);
             sent++;
             last = tailer.index();
             if (firstError.get() != null) {
@@ -239,15 +236,6 @@ public final class KafkaShipper implements AutoCloseable {
         }
         spool.acknowledge(last);
         return sent;
-    }
-
-    private ProducerRecord<byte[], byte[]> record(HistoryEvent event, AtomTable atoms) {
-        byte[] key = Long.toString(event.op().process()).getBytes(StandardCharsets.US_ASCII);
-        byte[] value = json.render(event, atoms);
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(new RecordHeader(AGENT_HEADER, event.source().getBytes(StandardCharsets.UTF_8)));
-        headers.add(new RecordHeader(SEQ_HEADER, Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
-        return new ProducerRecord<>(topic, null, key, value, headers);
     }
 
     private Producer<byte[], byte[]> producer() {

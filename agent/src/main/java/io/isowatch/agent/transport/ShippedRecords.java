@@ -1,7 +1,5 @@
-package io.isowatch.cli;
+package io.isowatch.agent.transport;
 
-import io.isowatch.agent.transport.HistoryEventJson;
-import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -11,21 +9,20 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import java.nio.charset.StandardCharsets;
 
 /**
- * History events as the agent's {@link KafkaShipper} writes them to the history topic: key the
- * op's process in decimal, value {@link HistoryEventJson}, headers agent and seq. (The shipper
- * builds its records privately; this mirrors it with the shipper's own renderer and header names.)
- * Not thread-safe.
+ * History events as Kafka records of the history topic, the one definition the shipper, replay
+ * and tests share: key the op's process in decimal, value {@link HistoryEventJson}, headers
+ * {@value KafkaShipper#AGENT_HEADER} and {@value KafkaShipper#SEQ_HEADER}. Not thread-safe.
  */
-final class ShippedRecords {
+public final class ShippedRecords {
 
     private final String topic;
     private final HistoryEventJson json = new HistoryEventJson();
 
-    ShippedRecords(String topic) {
+    public ShippedRecords(String topic) {
         this.topic = topic;
     }
 
-    ProducerRecord<byte[], byte[]> record(HistoryEvent event, AtomTable atoms) {
+    public ProducerRecord<byte[], byte[]> record(HistoryEvent event, AtomTable atoms) {
         byte[] key = Long.toString(event.op().process()).getBytes(StandardCharsets.US_ASCII);
         byte[] value = json.render(event, atoms);
         RecordHeaders headers = new RecordHeaders();
