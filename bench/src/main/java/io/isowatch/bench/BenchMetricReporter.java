@@ -35,7 +35,7 @@ public final class BenchMetricReporter implements MetricReporter {
         }
     }
 
-    private record Registered(String name, String operator, Metric metric) {
+    private record Registered(String name, String operator, Map<String, String> variables, Metric metric) {
     }
 
     private static final Map<String, Registered> METRICS = new ConcurrentHashMap<>();
@@ -58,7 +58,7 @@ public final class BenchMetricReporter implements MetricReporter {
     public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {
         Map<String, String> vars = group.getAllVariables();
         String operator = vars.getOrDefault("<operator_name>", vars.getOrDefault("<task_name>", ""));
-        METRICS.put(group.getMetricIdentifier(metricName), new Registered(metricName, operator, metric));
+        METRICS.put(group.getMetricIdentifier(metricName), new Registered(metricName, operator, vars, metric));
     }
 
     @Override
@@ -71,11 +71,15 @@ public final class BenchMetricReporter implements MetricReporter {
         return sum(metricName, "");
     }
 
-    /** As {@link #sum(String)}, restricted to operators whose name contains {@code operator}. */
+    /**
+     * As {@link #sum(String)}, restricted to operators whose name contains {@code operator}.
+     * Per-history breakdowns (the checker's {@code history} group) are left out, so a total is
+     * not counted twice.
+     */
     public static long sum(String metricName, String operator) {
         long total = 0;
         for (Registered r : METRICS.values()) {
-            if (r.name.equals(metricName) && r.operator.contains(operator)) {
+            if (r.name.equals(metricName) && r.operator.contains(operator) && !r.variables.containsKey("<history>")) {
                 OptionalDouble v = value(r.metric);
                 if (v.isPresent()) {
                     total += (long) v.getAsDouble();
@@ -83,6 +87,24 @@ public final class BenchMetricReporter implements MetricReporter {
             }
         }
         return total;
+    }
+
+    /**
+     * Sums of a numeric metric grouped by one of its scope variables (e.g. RocksDB's
+     * {@code <column_family>}, which is the state's name), over all operators and subtasks.
+     */
+    public static Map<String, Long> sumBy(String metricName, String variable) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (Registered r : METRICS.values()) {
+            String group = r.variables.get(variable);
+            if (r.name.equals(metricName) && group != null) {
+                OptionalDouble v = value(r.metric);
+                if (v.isPresent()) {
+                    out.merge(group, (long) v.getAsDouble(), Long::sum);
+                }
+            }
+        }
+        return out;
     }
 
     /** The smallest value of a numeric metric over its instances, or empty (e.g. a watermark over subtasks). */

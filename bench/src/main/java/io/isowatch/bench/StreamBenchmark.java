@@ -69,6 +69,7 @@ public final class StreamBenchmark {
         d.put("ooo", "5s");              // max-out-of-orderness
         d.put("checkpoint", "10s");
         d.put("backend", "rocksdb");
+        d.put("incremental", "");        // true/false: incremental RocksDB checkpoints; empty = the job's default
         d.put("models", "strict-serializable");
         d.put("fullgc", "");             // sample heap after System.gc(); soak: true, throughput: false
         d.put("dir", "/tmp/isowatch-stream-bench");
@@ -139,6 +140,9 @@ public final class StreamBenchmark {
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
         conf.set(RocksDBOptions.LOCAL_DIRECTORIES, rocksdb.toString());
+        if (!o.get("incremental").isEmpty()) {
+            conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, Boolean.parseBoolean(o.get("incremental")));
+        }
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
@@ -251,6 +255,7 @@ public final class StreamBenchmark {
             sleepUntil(Math.min(end, last.atMillis() + every * 1000));
             Sampler.Point p = s.point();
             s.print(started, last, p);
+            s.printRocksDbSizes();
             last = p;
         }
         if (feeder.failure() != null) {
@@ -313,6 +318,22 @@ public final class StreamBenchmark {
                     BenchMetricReporter.sum("dead_letters") + BenchMetricReporter.sum("protocolDeadLetters")
                             + BenchMetricReporter.sum("malformedRecords"),
                     BenchMetricReporter.sum("numRestarts"));
+        }
+
+        /**
+         * RocksDB's own view of each state (column family), summed over subtasks: live data and
+         * SST files, from the job's native RocksDB metrics.
+         */
+        void printRocksDbSizes() {
+            Map<String, Long> live = BenchMetricReporter.sumBy("rocksdb.estimate-live-data-size", "<column_family>");
+            Map<String, Long> sst = BenchMetricReporter.sumBy("rocksdb.total-sst-files-size", "<column_family>");
+            Map<String, Long> keys = BenchMetricReporter.sumBy("rocksdb.estimate-num-keys", "<column_family>");
+            StringBuilder line = new StringBuilder("#   rocksdb keys/live/sst(MB):");
+            for (String cf : new java.util.TreeSet<>(sst.keySet())) {
+                line.append(String.format(" %s=%,d/%s/%s", cf, keys.getOrDefault(cf, -1L),
+                        ResourceProbe.mb(live.getOrDefault(cf, -1L)), ResourceProbe.mb(sst.get(cf))));
+            }
+            System.out.println(line);
         }
 
         String watermarkLag(Point p) {

@@ -78,6 +78,7 @@ public final class IncrementalChecker {
     private int currentTxn = -1;
     private boolean truncated;
     private long unverifiable;
+    private long cutOffCompletions;
     private long events;
     private long ok;
     private long info;
@@ -120,14 +121,25 @@ public final class IncrementalChecker {
      * were dropped (the stream job does so to bound its memory; docs/decisions/0005). Reads of
      * elements or values written before the cut then look unwritten, so garbage reads are
      * counted in {@link #unverifiableReads()} instead of reported, and an empty graph is not
-     * reported either. Everything else stays sound: fewer events can only remove edges, never
-     * add one, so every cycle found is a cycle of the whole history. Call before the first event.
+     * reported either. A history may be cut anywhere, even inside a transaction: the completion
+     * of a transaction whose invocation was cut off is skipped ({@link #cutOffCompletions()}).
+     * Everything else stays sound: fewer events can only remove edges, never add one, so every
+     * cycle found is a cycle of the whole history. Call before the first event.
      */
     public void historyTruncated() {
         if (events > 0) {
             throw new IllegalStateException("historyTruncated() after " + events + " events: call it before the first");
         }
         truncated = true;
+    }
+
+    /**
+     * Completions skipped because the history was truncated: the first completion of a process
+     * not seen since the cut belongs to a transaction invoked before it (see
+     * {@link #historyTruncated()}).
+     */
+    public long cutOffCompletions() {
+        return cutOffCompletions;
     }
 
     /** Garbage reads not reported because the history was truncated (see {@link #historyTruncated()}). */
@@ -198,6 +210,12 @@ public final class IncrementalChecker {
     private void complete(Op op) {
         long p = op.process();
         int id = openTxn.get(p);
+        if (id == LongIntMap.MISSING && truncated) {
+            // The process has not invoked since the cut: this completes a transaction invoked
+            // before it, which left with its invocation.
+            cutOffCompletions++;
+            return;
+        }
         if (id == LongIntMap.MISSING || id == NONE) {
             throw new HistoryViolationException(op, Messages.orphanCompletion(op));
         }

@@ -15,7 +15,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.LongRange;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A checker that sees a history only from a cut on ({@link IncrementalChecker#historyTruncated()},
  * as the stream job's compaction feeds it) never claims more than the whole history proves:
  * silent on correct histories, and on faulty ones it rules out no model the whole history does
- * not rule out. The cut drops every event before an index and the completions of transactions
- * invoked before it, exactly as the job does.
+ * not rule out. The cut drops every event before an index, exactly as the job does; the checker
+ * itself skips the completions of transactions invoked before the cut.
  */
 class TruncatedHistoryProperties {
 
@@ -51,8 +50,12 @@ class TruncatedHistoryProperties {
     void correctHistory_checkedFromAnyCut_staysValid(@ForAll("correct") GeneratorOptions generator,
                                                     @ForAll @DoubleRange(min = 0, max = 1) double cutAt) {
         List<Op> history = ListAppendGenerator.generate(generator);
-        Verdict v = check(suffix(history, cut(history, cutAt)), true);
+        long cut = cut(history, cutAt);
+        IncrementalChecker checker = checker(true);
+        Verdict v = check(checker, suffix(history, cut));
         assertEquals(Validity.TRUE, v.valid(), () -> v.anomalyTypes().toString());
+        assertEquals(cutOffCompletions(history, cut), checker.cutOffCompletions(),
+                "completions of transactions invoked before the cut are skipped, and only they");
     }
 
     @Property(tries = 400, seed = "20261124")
@@ -63,11 +66,11 @@ class TruncatedHistoryProperties {
                 new SplittableRandom(seed));
         Verdict whole;
         try {
-            whole = check(history, false);
+            whole = check(checker(false), history);
         } catch (HistoryViolationException malformed) {
             return; // the mutation broke the history's protocol; nothing to compare
         }
-        Verdict part = check(suffix(history, cut(history, cutAt)), true);
+        Verdict part = check(checker(true), suffix(history, cut(history, cutAt)));
         Set<String> ruledOutByPart = ruledOut(part);
         Set<String> ruledOutByWhole = ruledOut(whole);
         assertTrue(ruledOutByWhole.containsAll(ruledOutByPart), () -> "the suffix rules out " + ruledOutByPart
@@ -84,10 +87,15 @@ class TruncatedHistoryProperties {
         return history.isEmpty() ? 0 : history.get((int) Math.min(history.size() - 1, at * history.size())).index();
     }
 
-    /** The events from index {@code cut} on, without completions of transactions invoked before it. */
+    /** The events from index {@code cut} on, as the job feeds a checker started at a cut. */
     static List<Op> suffix(List<Op> history, long cut) {
+        return history.stream().filter(op -> op.index() >= cut).collect(Collectors.toList());
+    }
+
+    /** How many events of the suffix complete a transaction invoked before the cut. */
+    static long cutOffCompletions(List<Op> history, long cut) {
         Set<Long> openBeforeCut = new HashSet<>();
-        List<Op> out = new ArrayList<>();
+        long cutOff = 0;
         for (Op op : history) {
             if (op.index() < cut) {
                 if (op.type() == OpType.INVOKE) {
@@ -96,19 +104,21 @@ class TruncatedHistoryProperties {
                     openBeforeCut.remove(op.process());
                 }
             } else if (op.type() != OpType.INVOKE && openBeforeCut.remove(op.process())) {
-                continue; // its invocation was cut off
-            } else {
-                out.add(op);
+                cutOff++;
             }
         }
-        return out;
+        return cutOff;
     }
 
-    private static Verdict check(List<Op> history, boolean truncated) {
+    private static IncrementalChecker checker(boolean truncated) {
         IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(MODELS), new AtomTable());
         if (truncated) {
             checker.historyTruncated();
         }
+        return checker;
+    }
+
+    private static Verdict check(IncrementalChecker checker, List<Op> history) {
         for (Op op : history) {
             checker.accept(op);
         }

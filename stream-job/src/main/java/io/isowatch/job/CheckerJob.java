@@ -29,6 +29,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBNativeMetricOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -92,7 +93,8 @@ public final class CheckerJob {
     /**
      * The Flink configuration the job needs: Kryo fallback off ({@code pipeline.generic-types:
      * false}), the state backend and checkpointing of the options, timers on the heap (the
-     * checker registers one per distinct event time; RocksDB timers would cost a write each).
+     * checker registers one per distinct event time; RocksDB timers would cost a write each),
+     * and RocksDB's size metrics per state (keys, live data, SST files).
      * Pass it to {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)}.
      */
     public static Configuration flinkConfiguration(JobOptions options) {
@@ -100,6 +102,11 @@ public final class CheckerJob {
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         conf.set(StateBackendOptions.STATE_BACKEND, options.stateBackend());
         conf.set(RocksDBOptions.TIMER_SERVICE_FACTORY, EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+        // The size of each state (RocksDB column family), labelled column_family in Prometheus.
+        conf.set(RocksDBNativeMetricOptions.ESTIMATE_NUM_KEYS, true);
+        conf.set(RocksDBNativeMetricOptions.ESTIMATE_LIVE_DATA_SIZE, true);
+        conf.set(RocksDBNativeMetricOptions.MONITOR_TOTAL_SST_FILES_SIZE, true);
+        conf.set(RocksDBNativeMetricOptions.COLUMN_FAMILY_AS_VARIABLE, true);
         if (!options.checkpointInterval().isZero()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, options.checkpointInterval());
         }

@@ -36,9 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * With a short {@code history-retention} the job cuts a long history again and again, keeping
- * its state to about a retention's worth of events, and stays sound: silent on a correct
- * history, and on a faulty one it rules out no model the whole history does not.
+ * With a short {@code history-retention} the job rotates checker generations again and again,
+ * keeping its state to about two retentions' worth of events, and stays sound: silent on a
+ * correct history, and on a faulty one it rules out no model the whole history does not.
  */
 class CheckerJobRetentionIT {
 

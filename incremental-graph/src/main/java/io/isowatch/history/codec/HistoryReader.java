@@ -115,6 +115,19 @@ public final class HistoryReader implements Closeable {
     }
 
     /**
+     * Reads JSON ops held in memory (one op map, JSON lines, or an array), skipping the format
+     * detection and buffering a file needs: the stream job decodes one Kafka record this way.
+     *
+     * @param sourceName names the input in messages (a topic-partition@offset, say)
+     */
+    public static HistoryReader ofJson(String sourceName, byte[] json, AtomTable atoms) {
+        Objects.requireNonNull(sourceName, "sourceName");
+        Objects.requireNonNull(json, "json");
+        Objects.requireNonNull(atoms, "atoms");
+        return new HistoryReader(sourceName, Format.JSON, new JsonOpReader(sourceName, json, atoms));
+    }
+
+    /**
      * The next client op, or null at the end of the history. Non-client ops are skipped.
      *
      * @throws HistoryFormatException when the input is malformed; the message names the line

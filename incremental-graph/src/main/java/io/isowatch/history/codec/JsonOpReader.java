@@ -42,11 +42,24 @@ final class JsonOpReader implements OpSource {
     private boolean inArray;
     private boolean done;
 
+    /** Thread-safe and costly to build (its symbol tables), so shared. */
+    private static final JsonFactory JSON = new JsonFactory();
+
     JsonOpReader(String sourceName, InputStream in, AtomTable atoms) {
         this.sourceName = sourceName;
         this.ops = new OpBuilder(sourceName, atoms);
         try {
-            this.parser = new JsonFactory().createParser(in);
+            this.parser = JSON.createParser(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(sourceName + ": cannot open: " + e.getMessage(), e);
+        }
+    }
+
+    JsonOpReader(String sourceName, byte[] json, AtomTable atoms) {
+        this.sourceName = sourceName;
+        this.ops = new OpBuilder(sourceName, atoms);
+        try {
+            this.parser = JSON.createParser(json);
         } catch (IOException e) {
             throw new UncheckedIOException(sourceName + ": cannot open: " + e.getMessage(), e);
         }

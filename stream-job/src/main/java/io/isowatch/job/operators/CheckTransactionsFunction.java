@@ -8,6 +8,7 @@ import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
@@ -20,18 +21,23 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * Stages 2 to 4 of the checker: puts the paired events of a history into one order and feeds
@@ -55,31 +61,43 @@ import java.util.TreeMap;
  * prevents) goes to {@link #LATE_EVENTS}, counted.
  *
  * <p><b>State and recovery.</b> The checker lives on the heap; what it has seen is kept in
- * {@value #CHECKED_BATCHES}, one entry per release. After a restore the first timer or element
- * rebuilds the checker by replaying those batches with its findings muted (they were emitted
- * before the checkpoint), so a finding is reported once per history, plus at most a repeat of
- * what the sinks received after the last checkpoint; alerts carry stable ids for that case.
- * The log grows with the history: eviction of settled transactions is future work (issue 5).
+ * {@value #CHECKED_BATCHES}, one entry per release, numbered. After a restore the first timer or
+ * element rebuilds the checker by replaying those batches with its findings muted (they were
+ * emitted before the checkpoint), so a finding is reported once per history, plus at most a
+ * repeat of what the sinks received after the last checkpoint; alerts carry stable ids for that
+ * case.
+ *
+ * <p><b>Bounded state: checker generations.</b> With a {@code history-retention} R, a history
+ * has up to two checkers. The current one alerts. Once the watermark has moved R past the last
+ * rotation, a successor starts, fed every batch from then on (a history cut there: it skips the
+ * completions of transactions invoked before it, and reads of what it never saw are only
+ * counted); after another R it replaces the current checker, whose older batches leave the state
+ * one by one. So the checker alerting always knows between R and 2R of the history, the state
+ * holds at most 2R of events, nothing is ever replayed or rewritten while running, and each
+ * event costs two checker steps instead of one. A checker that misses old transactions can only
+ * miss edges, never invent one ({@code TruncatedHistoryProperties} in the core).
  *
  * <p><b>End of input.</b> A bounded source ends with the final watermark; the timer at
  * {@code Long.MAX_VALUE} then settles the checker and emits the verdict as {@code check}'s JSON
  * on {@link #VERDICTS}.
  */
-public final class CheckTransactionsFunction extends KeyedProcessFunction<String, HistoryEvent, Alert> {
+public final class CheckTransactionsFunction extends KeyedProcessFunction<String, HistoryEvent, Alert>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
-    /** Events waiting for the watermark, by sequence. Cleared as the watermark releases them. */
+    /** Events waiting for the watermark (operator state, written at checkpoints; {@link WaitingEvents}). */
     public static final String PENDING_EVENTS = "pending-events";
-    /** Every released batch, by release number: the checker's input, replayed after a restore. */
+    /** Released batches by number: the checkers' input, replayed after a restore. */
     public static final String CHECKED_BATCHES = "checked-batches";
-    /** How many batches {@value #CHECKED_BATCHES} holds. */
+    /** How many batches were ever released: the number the next one gets. */
     public static final String CHECKED_BATCH_COUNT = "checked-batch-count";
-    /** The first index {@value #CHECKED_BATCHES} holds once the history has been cut; absent before. */
-    public static final String HISTORY_CUT = "history-cut";
-
-    /** Batches written by a cut hold at most this many events, to keep state values small. */
-    static final int CUT_BATCH = 4096;
+    /** The first batch of the current checker; absent means 0 (the history's start). */
+    public static final String CHECKER_FROM_BATCH = "checker-from-batch";
+    /** The first batch of the successor checker; absent while there is none. */
+    public static final String SUCCESSOR_FROM_BATCH = "successor-from-batch";
+    /** The watermark of the last rotation, so a restored history rotates when it would have. */
+    public static final String LAST_ROTATION = "last-rotation";
 
     /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
     public static final OutputTag<Tuple2<String, String>> VERDICTS =
@@ -99,23 +117,25 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private final CheckerOptions options;
     private final long retentionMillis;
 
-    private transient MapState<Long, HistoryEvent> pending;
+    private transient WaitingEvents<String> waitingEvents;
     private transient MapState<Long, List<HistoryEvent>> checked;
     private transient ValueState<Long> batchCount;
-    private transient ValueState<Long> historyCut;
+    private transient ValueState<Long> checkerFromBatch;
+    private transient ValueState<Long> successorFromBatch;
+    private transient ValueState<Long> lastRotation;
 
     private transient CheckerMetrics metrics;
-    /** The checker of each history this task owns, on the heap; rebuilt from state after a restore. */
+    /** The checkers of each history this task owns, on the heap; rebuilt from state after a restore. */
     private transient Map<String, Live> live;
     /** Where findings go while a batch is fed; null while replaying after a restore. */
     private transient Collector<Alert> alerts;
     private transient long nowMillis;
 
     /**
-     * @param retention event time a history's transactions are kept for: once the watermark is
-     *                  a retention past the last cut, the history is cut at watermark minus
-     *                  retention ({@link HistoryCut}) and the checker rebuilt from what remains.
-     *                  Zero keeps everything (exactly {@code check}'s answers, unbounded memory).
+     * @param retention event time a history's transactions are kept for at least: the checker
+     *                  that alerts knows between one and two retentions of the history (see
+     *                  the class comment). Zero keeps everything (exactly {@code check}'s
+     *                  answers, unbounded memory).
      */
     public CheckTransactionsFunction(CheckerOptions options, Duration retention) {
         this.options = Objects.requireNonNull(options, "options");
@@ -123,56 +143,89 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        waitingEvents = new WaitingEvents<>(PENDING_EVENTS, new AgentHistoryKey(), key -> key);
+        waitingEvents.initialize(context, getRuntimeContext().getTaskInfo());
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        waitingEvents.snapshot();
+    }
+
+    @Override
     public void open(OpenContext openContext) {
-        pending = getRuntimeContext().getMapState(new MapStateDescriptor<>(PENDING_EVENTS,
-                Types.LONG, JobTypes.HISTORY_EVENT));
         checked = getRuntimeContext().getMapState(new MapStateDescriptor<>(CHECKED_BATCHES,
                 Types.LONG, Types.LIST(JobTypes.HISTORY_EVENT)));
         batchCount = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKED_BATCH_COUNT, Types.LONG));
-        historyCut = getRuntimeContext().getState(new ValueStateDescriptor<>(HISTORY_CUT, Types.LONG));
+        checkerFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_BATCH, Types.LONG));
+        successorFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(SUCCESSOR_FROM_BATCH, Types.LONG));
+        lastRotation = getRuntimeContext().getState(new ValueStateDescriptor<>(LAST_ROTATION, Types.LONG));
         live = new HashMap<>();
-        metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options, () -> {
-            long events = 0;
-            for (Live h : live.values()) {
-                events += h.retainedEvents;
-            }
-            return events;
-        });
+        metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
     }
 
-    /** One history's checker, how far its events have been released, and the findings alerted. */
-    private final class Live {
-        final String history;
+    /** One checker of a history and the first batch it was fed. */
+    private final class Generation {
         final IncrementalChecker checker;
-        /**
-         * Findings alerted, by id, with the smallest history index among their transactions: the
-         * checker may reach one finding from two closing edges, or again after a cut; it is
-         * alerted once. A cut forgets the ids of findings it cut into, which cannot recur.
-         */
-        final Map<String, Long> alerted;
-        long releasedUpTo = Long.MIN_VALUE;
-        long lastCut;
-        long retainedEvents;
-        boolean endTimerRegistered;
-        /**
-         * {@value #PENDING_EVENTS} mirrored on the heap in sequence order (the recorder's, in which
-         * times do not decrease), so a release takes events from the head instead of scanning
-         * the whole state: a partition running ahead of another can leave many events waiting.
-         */
-        TreeMap<Long, HistoryEvent> waiting = new TreeMap<>();
+        final long firstBatch;
+        /** The smallest index fed to it; a finding with an older transaction cannot recur in it. */
+        long firstIndex = Long.MAX_VALUE;
 
-        Live(String history, boolean truncated, Map<String, Long> alerted, long lastCut) {
-            this.history = history;
-            this.alerted = alerted;
-            this.lastCut = lastCut;
-            this.checker = JobAtoms.locked(atoms -> new IncrementalChecker(options, atoms, this::found));
-            if (truncated) {
+        /** @param listener told each finding with the generation that made it */
+        Generation(long firstBatch, BiConsumer<Generation, Finding> listener) {
+            this.firstBatch = firstBatch;
+            this.checker = JobAtoms.locked(atoms -> new IncrementalChecker(options, atoms,
+                    finding -> listener.accept(this, finding)));
+            if (firstBatch > 0) {
                 checker.historyTruncated();
             }
         }
+    }
 
-        /** The checker's finding listener; runs inside {@link JobAtoms#locked}. */
-        private void found(Finding finding) {
+    /** One history's checkers, how far its events have been released, and the findings alerted. */
+    private final class Live {
+        final String history;
+        final CheckerMetrics.HistorySize size;
+        Generation current;
+        /** Fed alongside the current checker to replace it at the next rotation; null until the first. */
+        Generation successor;
+        /**
+         * Findings alerted, by id, with the smallest history index among their transactions: the
+         * checker may reach one finding from two closing edges; it is alerted once. A rotation
+         * forgets the ids of findings older than the new current checker, which cannot recur.
+         */
+        final Map<String, Long> alerted = new HashMap<>();
+        /** The batches the state holds, oldest first: (number, events, invocations). */
+        final ArrayDeque<long[]> batches = new ArrayDeque<>();
+        long nextBatch;
+        long releasedUpTo = Long.MIN_VALUE;
+        long lastRotation = Long.MIN_VALUE;
+        long retainedEvents;
+        boolean endTimerRegistered;
+        /**
+         * The history's events waiting for the watermark, in sequence order (the recorder's, in
+         * which times do not decrease), so a release takes events from the head.
+         */
+        final TreeMap<Long, HistoryEvent> waiting;
+
+        Live(String history, long currentFrom, long nextBatch) {
+            this.history = history;
+            this.waiting = waitingEvents.of(history);
+            this.size = metrics.history(history);
+            this.current = new Generation(currentFrom, this::found);
+            this.nextBatch = nextBatch;
+        }
+
+        /**
+         * The checkers' finding listener; runs inside {@link JobAtoms#locked}. Only the current
+         * checker alerts: the successor sees a subset of its transactions, so what it finds the
+         * current checker has found too.
+         */
+        private void found(Generation by, Finding finding) {
+            if (by != current) {
+                return;
+            }
             String id = JobAtoms.locked(atoms -> FindingId.of(finding, atoms, history));
             long first = Long.MAX_VALUE;
             for (io.isowatch.anomaly.Txn t : finding.txns()) {
@@ -182,7 +235,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 return;
             }
             if (alerts == null) {
-                metrics.seen(finding); // replaying: alerted before the checkpoint or the cut
+                metrics.seen(finding); // replaying after a restore: alerted before the checkpoint
                 return;
             }
             metrics.found(finding);
@@ -190,6 +243,73 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                     Alert.delayMillis(finding, nowMillis), atoms));
             metrics.delay(alert);
             alerts.collect(alert);
+        }
+
+        /** Starts the successor; it takes batches from the next one on. */
+        void startSuccessor() {
+            successor = new Generation(nextBatch, this::found);
+        }
+
+        /**
+         * The successor becomes the current checker; the batches only the old one saw leave the
+         * state. Returns the transactions forgotten (invocations in those batches).
+         */
+        long promoteSuccessor() throws Exception {
+            long evicted = 0;
+            while (!batches.isEmpty() && batches.peekFirst()[0] < successor.firstBatch) {
+                long[] b = batches.pollFirst();
+                checked.remove(b[0]);
+                retainedEvents -= b[1];
+                evicted += b[2];
+            }
+            current = successor;
+            successor = null;
+            long oldest = current.firstIndex;
+            alerted.values().removeIf(first -> first < oldest);
+            return evicted;
+        }
+
+        /** Feeds one batch to both checkers; {@code ctx} is null while replaying, which mutes dead letters. */
+        void feed(List<HistoryEvent> batch, long number, Context ctx) {
+            int invocations = 0;
+            for (HistoryEvent e : batch) {
+                if (e.op().type() == OpType.INVOKE) {
+                    invocations++;
+                }
+            }
+            batches.addLast(new long[] {number, batch.size(), invocations});
+            retainedEvents += batch.size();
+            nextBatch = number + 1;
+            long before = current.checker.transactions();
+            long unverifiable = current.checker.unverifiableReads();
+            JobAtoms.locked(atoms -> {
+                for (HistoryEvent e : batch) {
+                    accept(current, e, ctx);
+                    if (successor != null) {
+                        accept(successor, e, null); // what it rejects, the current checker reports
+                    }
+                }
+                return null;
+            });
+            // A replay after a restore re-feeds transactions already counted.
+            if (ctx != null) {
+                metrics.checked(current.checker.transactions() - before,
+                        current.checker.unverifiableReads() - unverifiable);
+            }
+            size.update(retainedEvents + waiting.size(), current.checker.graph());
+        }
+
+        private void accept(Generation g, HistoryEvent e, Context ctx) {
+            g.firstIndex = Math.min(g.firstIndex, e.op().index());
+            try {
+                g.checker.accept(e.op());
+            } catch (HistoryViolationException bad) {
+                if (ctx != null) {
+                    metrics.deadLetter();
+                    ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.MALFORMED_HISTORY, bad.getMessage(),
+                            PairCompletionsFunction.render(e)));
+                }
+            }
         }
     }
 
@@ -203,7 +323,6 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
         Live history = history(ctx.getCurrentKey());
         history.waiting.put(event.sequence(), event);
-        pending.put(event.sequence(), event);
         ctx.timerService().registerEventTimeTimer(ts);
         if (!history.endTimerRegistered) {
             // Fires only when a bounded input ends; once per checker, not per event.
@@ -216,22 +335,26 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        if (history.lastCut == Long.MIN_VALUE) {
-            history.lastCut = watermark; // retention counts from the first release
+        if (history.lastRotation == Long.MIN_VALUE) {
+            history.lastRotation = watermark; // retention counts from the first release
+            lastRotation.update(watermark);
         }
         if (watermark > history.releasedUpTo) {
             // The first timer of a watermark advance releases everything the advance covers; the
             // others of the same advance find nothing left.
             history.releasedUpTo = watermark;
             release(history, watermark, ctx, out);
-            // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never cuts.
-            if (retentionMillis > 0 && watermark != Long.MAX_VALUE && watermark - history.lastCut >= retentionMillis) {
-                history = cut(history, watermark);
+            // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never rotates.
+            if (retentionMillis > 0 && watermark != Long.MAX_VALUE
+                    && watermark - history.lastRotation >= retentionMillis) {
+                rotate(history, watermark);
             }
         }
         if (timestamp == Long.MAX_VALUE) {
-            emitVerdict(history.checker, ctx, out);
+            emitVerdict(history.current.checker, ctx, out);
             live.remove(ctx.getCurrentKey());
+            waitingEvents.remove(ctx.getCurrentKey());
+            history.size.clear();
         }
     }
 
@@ -239,111 +362,64 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             throws Exception {
         List<HistoryEvent> batch = new ArrayList<>();
         while (!history.waiting.isEmpty() && EventTime.of(history.waiting.firstEntry().getValue()) <= watermark) {
-            HistoryEvent e = history.waiting.pollFirstEntry().getValue();
-            pending.remove(e.sequence());
-            batch.add(e);
+            batch.add(history.waiting.pollFirstEntry().getValue());
         }
         if (batch.isEmpty()) {
             return;
         }
         batch.sort(ORDER);
-        long n = batchCount.value() == null ? 0 : batchCount.value();
-        checked.put(n, batch);
-        batchCount.update(n + 1);
-        history.retainedEvents += batch.size();
+        long number = history.nextBatch;
+        checked.put(number, batch);
+        batchCount.update(number + 1);
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        feed(history.checker, batch, ctx);
+        history.feed(batch, number, ctx);
         alerts = null;
     }
 
     /**
-     * Cuts the history at {@code watermark - retention}: keeps the events from the cut on (state
-     * rewritten in batches of {@value #CUT_BATCH}) and rebuilds the checker from them, muted.
-     * Costs a replay of one retention's worth of events, once per retention of event time.
+     * Once per retention of event time: the successor (if any) replaces the current checker and
+     * a new successor starts with the next batch.
      */
-    private Live cut(Live history, long watermark) throws Exception {
-        history.lastCut = watermark;
-        List<HistoryEvent> all = checkedEvents();
-        HistoryCut cut = HistoryCut.at(all, watermark - retentionMillis);
-        if (cut == null) {
-            return history;
+    private void rotate(Live history, long watermark) throws Exception {
+        history.lastRotation = watermark;
+        lastRotation.update(watermark);
+        if (history.successor != null) {
+            metrics.cut(history.promoteSuccessor());
+            checkerFromBatch.update(history.current.firstBatch);
         }
-        checked.clear();
-        long batches = 0;
-        for (int from = 0; from < cut.kept().size(); from += CUT_BATCH) {
-            checked.put(batches++, new ArrayList<>(cut.kept().subList(from, Math.min(cut.kept().size(), from + CUT_BATCH))));
-        }
-        batchCount.update(batches);
-        historyCut.update(cut.index());
-        Map<String, Long> stillPossible = new HashMap<>();
-        history.alerted.forEach((id, first) -> {
-            if (first >= cut.index()) {
-                stillPossible.put(id, first);
-            }
-        });
-        Live rebuilt = new Live(history.history, true, stillPossible, watermark);
-        rebuilt.releasedUpTo = history.releasedUpTo;
-        rebuilt.waiting = history.waiting;
-        rebuilt.retainedEvents = cut.kept().size();
-        feed(rebuilt.checker, cut.kept(), null);
-        live.put(history.history, rebuilt);
-        metrics.cut(cut.evicted());
-        return rebuilt;
-    }
-
-    private List<HistoryEvent> checkedEvents() throws Exception {
-        List<HistoryEvent> all = new ArrayList<>();
-        Long count = batchCount.value();
-        for (long i = 0; count != null && i < count; i++) {
-            all.addAll(checked.get(i));
-        }
-        return all;
+        history.startSuccessor();
+        successorFromBatch.update(history.successor.firstBatch);
     }
 
     /**
-     * The current history's checker, created on first use; after a restore, rebuilt by replaying
-     * the checked batches with findings and dead letters muted.
+     * The current history's checkers, created on first use; after a restore, rebuilt by
+     * replaying the checked batches with findings and dead letters muted.
      */
     private Live history(String key) throws Exception {
         Live h = live.get(key);
         if (h != null) {
             return h;
         }
-        h = new Live(key, historyCut.value() != null, new HashMap<>(), Long.MIN_VALUE);
-        Long count = batchCount.value();
-        for (long i = 0; count != null && i < count; i++) {
-            List<HistoryEvent> batch = checked.get(i);
-            feed(h.checker, batch, null);
-            h.retainedEvents += batch.size();
+        long next = batchCount.value() == null ? 0 : batchCount.value();
+        long from = checkerFromBatch.value() == null ? 0 : checkerFromBatch.value();
+        h = new Live(key, from, from);
+        Long successorFrom = successorFromBatch.value();
+        for (long i = from; i < next; i++) {
+            if (successorFrom != null && i == successorFrom) {
+                h.startSuccessor();
+            }
+            h.feed(checked.get(i), i, null);
         }
-        for (Map.Entry<Long, HistoryEvent> e : pending.entries()) {
-            h.waiting.put(e.getKey(), e.getValue());
+        if (successorFrom != null && h.successor == null) {
+            h.nextBatch = successorFrom; // started, not yet fed
+            h.startSuccessor();
         }
-        metrics.restored(count == null ? 0 : count);
+        h.nextBatch = next;
+        h.lastRotation = lastRotation.value() == null ? Long.MIN_VALUE : lastRotation.value();
+        metrics.restored(next - from);
         live.put(key, h);
         return h;
-    }
-
-    /** Feeds one batch; {@code ctx} is null while replaying, which mutes dead letters as well. */
-    private void feed(IncrementalChecker checker, List<HistoryEvent> batch, Context ctx) {
-        long before = checker.transactions();
-        JobAtoms.locked(atoms -> {
-            for (HistoryEvent e : batch) {
-                try {
-                    checker.accept(e.op());
-                } catch (HistoryViolationException bad) {
-                    if (ctx != null) {
-                        metrics.deadLetter();
-                        ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.MALFORMED_HISTORY, bad.getMessage(),
-                                PairCompletionsFunction.render(e)));
-                    }
-                }
-            }
-            return null;
-        });
-        // A replay (restore or cut) re-feeds transactions already counted.
-        metrics.checked(ctx == null ? 0 : checker.transactions() - before, checker.graph());
     }
 
     /** Settles the history at the end of a bounded input: what settling proves is alerted too. */

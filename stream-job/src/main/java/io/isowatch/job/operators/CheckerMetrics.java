@@ -15,34 +15,62 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.LongSupplier;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The checker operator's metrics, in the group {@value #GROUP}. Through Flink's Prometheus
  * reporter they appear as {@code flink_taskmanager_job_task_operator_isowatch_<name>}; key-value
  * groups become labels ({@code anomaly}, {@code model}), both bounded sets, and their key joins
  * the name: {@code addGroup("anomaly", type).counter("findings")} is exported as
- * {@code …_isowatch_anomaly_findings{anomaly="G2-item"}}.
+ * {@code …_isowatch_anomaly_findings{anomaly="G2-item"}}. The {@code history} label takes one
+ * value per agent, so it is as bounded as the set of agents. RocksDB's own size of each state
+ * ({@code column_family} label) comes from the native metrics {@code CheckerJob} enables.
+ *
+ * <p>Gauges are read on the reporter's thread: they read values the task thread publishes
+ * (volatile fields in a concurrent map), never the operator's own collections.
  *
  * <table>
  *   <caption>Metrics</caption>
  *   <tr><td>transactions_checked</td><td>counter</td><td>completed transactions fed to the checker</td></tr>
  *   <tr><td>anomaly_findings{anomaly}</td><td>counter</td><td>findings by anomaly type</td></tr>
  *   <tr><td>model_ruled_out{model}</td><td>gauge</td><td>1 once a finding rules the model out, else 0</td></tr>
- *   <tr><td>graph_transactions</td><td>gauge</td><td>transactions in the live dependency graph</td></tr>
- *   <tr><td>graph_edges</td><td>gauge</td><td>edges in the live dependency graph</td></tr>
+ *   <tr><td>graph_transactions</td><td>gauge</td><td>transactions in the alerting checkers' dependency graphs</td></tr>
+ *   <tr><td>graph_edges</td><td>gauge</td><td>edges in those graphs</td></tr>
  *   <tr><td>detection_delay_ms</td><td>histogram</td><td>from the completion of a finding's last transaction to its alert</td></tr>
  *   <tr><td>late_events</td><td>counter</td><td>events behind this operator's watermark</td></tr>
  *   <tr><td>dead_letters</td><td>counter</td><td>events the checker rejected</td></tr>
- *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checker after a restore</td></tr>
- *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions forgotten by history cuts (retention)</td></tr>
- *   <tr><td>history_cuts</td><td>counter</td><td>cuts made</td></tr>
- *   <tr><td>retained_events</td><td>gauge</td><td>events kept in state for the live histories (the checker's input since the last cut)</td></tr>
+ *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checkers after a restore</td></tr>
+ *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions forgotten when a checker generation retires (retention)</td></tr>
+ *   <tr><td>history_cuts</td><td>counter</td><td>checker generations retired</td></tr>
+ *   <tr><td>unverifiable_reads</td><td>counter</td><td>reads of values whose writer was evicted: edges the checker can no longer draw</td></tr>
+ *   <tr><td>retained_events</td><td>gauge</td><td>events kept in state for the live histories (waiting and checked)</td></tr>
+ *   <tr><td>history_retained_events{history}</td><td>gauge</td><td>the same for one history (the operator's key), its state size in events</td></tr>
+ *   <tr><td>history_graph_transactions{history}</td><td>gauge</td><td>transactions in that history's alerting checker</td></tr>
  * </table>
  */
 final class CheckerMetrics {
 
     static final String GROUP = "isowatch";
+
+    /** One history's published sizes. */
+    static final class HistorySize {
+        private volatile long events;
+        private volatile long graphTransactions;
+        private volatile long graphEdges;
+
+        /** Publishes the history's sizes (task thread). */
+        void update(long retainedEvents, DependencyGraph graph) {
+            events = retainedEvents;
+            graphTransactions = graph.nodeCount();
+            graphEdges = graph.edgeCount();
+        }
+
+        void clear() {
+            events = 0;
+            graphTransactions = 0;
+            graphEdges = 0;
+        }
+    }
 
     private final MetricGroup group;
     private final Counter checked;
@@ -51,14 +79,14 @@ final class CheckerMetrics {
     private final Counter restored;
     private final Counter evicted;
     private final Counter cuts;
+    private final Counter unverifiable;
     private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
     private final Map<String, Counter> findings = new HashMap<>();
+    private final Map<String, HistorySize> histories = new ConcurrentHashMap<>();
     private final Set<String> foundTypes = new TreeSet<>();
-    private Set<String> ruledOut = Set.of();
-    private long graphNodes;
-    private long graphEdges;
+    private volatile Set<String> ruledOut = Set.of();
 
-    CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options, LongSupplier retainedEvents) {
+    CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options) {
         this.group = operatorGroup.addGroup(GROUP);
         this.checked = group.counter("transactions_checked");
         this.late = group.counter("late_events");
@@ -66,10 +94,11 @@ final class CheckerMetrics {
         this.restored = group.counter("restored_batches");
         this.evicted = group.counter("evicted_transactions");
         this.cuts = group.counter("history_cuts");
-        group.gauge("retained_events", (Gauge<Long>) retainedEvents::getAsLong);
+        this.unverifiable = group.counter("unverifiable_reads");
+        group.gauge("retained_events", (Gauge<Long>) () -> sum(h -> h.events));
         group.histogram("detection_delay_ms", delay);
-        group.gauge("graph_transactions", (Gauge<Long>) () -> graphNodes);
-        group.gauge("graph_edges", (Gauge<Long>) () -> graphEdges);
+        group.gauge("graph_transactions", (Gauge<Long>) () -> sum(h -> h.graphTransactions));
+        group.gauge("graph_edges", (Gauge<Long>) () -> sum(h -> h.graphEdges));
         for (String model : ConsistencyModels.modelNames()) {
             if (ConsistencyModels.canonicalModel(model).equals(model)) {
                 group.addGroup("model", model).gauge("ruled_out", (Gauge<Integer>) () -> ruledOut.contains(model) ? 1 : 0);
@@ -77,10 +106,29 @@ final class CheckerMetrics {
         }
     }
 
-    void checked(long transactions, DependencyGraph graph) {
+    private long sum(java.util.function.ToLongFunction<HistorySize> size) {
+        long total = 0;
+        for (HistorySize h : histories.values()) {
+            total += size.applyAsLong(h);
+        }
+        return total;
+    }
+
+    /** The sizes of one history (registering its gauges the first time this task sees it). */
+    HistorySize history(String name) {
+        return histories.computeIfAbsent(name, n -> {
+            HistorySize h = new HistorySize();
+            MetricGroup g = group.addGroup("history", n);
+            g.gauge("retained_events", (Gauge<Long>) () -> h.events);
+            g.gauge("graph_transactions", (Gauge<Long>) () -> h.graphTransactions);
+            return h;
+        });
+    }
+
+    /** Transactions newly checked, and reads the checker could not attribute because their writer was evicted. */
+    void checked(long transactions, long unverifiableReads) {
         checked.inc(transactions);
-        graphNodes = graph.nodeCount();
-        graphEdges = graph.edgeCount();
+        unverifiable.inc(unverifiableReads);
     }
 
     /** A finding alerted now. */
@@ -111,6 +159,7 @@ final class CheckerMetrics {
         deadLetters.inc();
     }
 
+    /** A checker generation retired, forgetting these transactions. */
     void cut(long evictedTransactions) {
         evicted.inc(evictedTransactions);
         cuts.inc();

@@ -8,13 +8,14 @@ import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
 
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -22,7 +23,6 @@ import org.apache.flink.util.OutputTag;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -51,14 +51,15 @@ import java.util.TreeMap;
  *
  * <p><b>State</b> (see docs/state.md): every state is empty again once the process's last
  * transaction has completed and {@code dedupe-retention} has passed in event time. Cost per
- * event: a few state accesses and O(log n) on the heap mirror of the key's buffer; the progress
- * and the pending invocation are read and written once per release, not per event.
+ * event: a read of the progress and O(log n) on the key's heap buffer; the progress and the
+ * pending invocation are read and written once per release, not per event.
  */
-public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent> {
+public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
-    /** Events waiting for the watermark, by sequence. Cleared as the watermark releases them. */
+    /** Events waiting for the watermark (operator state, written at checkpoints; {@link WaitingEvents}). */
     public static final String BUFFERED_EVENTS = "buffered-events";
     /** The invocation waiting for its completion. Cleared when the completion is released. */
     public static final String PENDING_INVOCATION = "pending-invocation";
@@ -77,12 +78,11 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     private final long retentionMillis;
 
-    private transient MapState<Long, HistoryEvent> buffered;
+    /** Per key, the events waiting for the watermark, in sequence order, on the heap. */
+    private transient WaitingEvents<Tuple2<String, Long>> buffered;
     private transient ValueState<HistoryEvent> pendingInvocation;
     private transient ValueState<ProcessProgress> progress;
 
-    /** Per key, {@value #BUFFERED_EVENTS} on the heap (see {@link #buffer}); not state, rebuilt from it. */
-    private transient Map<Tuple2<String, Long>, TreeMap<Long, HistoryEvent>> mirrors;
 
     private transient Counter duplicates;
     private transient Counter late;
@@ -95,14 +95,22 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        buffered = new WaitingEvents<>(BUFFERED_EVENTS, new ProcessKeySelector(), key -> Tuple2.of(key.f0, key.f1));
+        buffered.initialize(context, getRuntimeContext().getTaskInfo());
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        buffered.snapshot();
+    }
+
+    @Override
     public void open(OpenContext openContext) {
-        buffered = getRuntimeContext().getMapState(
-                new MapStateDescriptor<>(BUFFERED_EVENTS, Types.LONG, JobTypes.HISTORY_EVENT));
         pendingInvocation = getRuntimeContext().getState(
                 new ValueStateDescriptor<>(PENDING_INVOCATION, JobTypes.HISTORY_EVENT));
         progress = getRuntimeContext().getState(
                 new ValueStateDescriptor<>(PROCESS_PROGRESS, JobTypes.PROCESS_PROGRESS));
-        mirrors = new java.util.HashMap<>();
         duplicates = getRuntimeContext().getMetricGroup().counter(METRIC_DUPLICATES);
         late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
         deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
@@ -112,7 +120,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<HistoryEvent> out) throws Exception {
         ProcessProgress p = progress.value();
-        TreeMap<Long, HistoryEvent> buffer = buffer(ctx.getCurrentKey());
+        TreeMap<Long, HistoryEvent> buffer = buffered.of(ctx.getCurrentKey());
         if ((p != null && event.sequence() <= p.lastSequence()) || buffer.containsKey(event.sequence())) {
             duplicates.inc();
             return;
@@ -123,27 +131,8 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        buffered.put(event.sequence(), event);
         buffer.put(event.sequence(), event);
         ctx.timerService().registerEventTimeTimer(ts);
-    }
-
-    /**
-     * The key's {@value #BUFFERED_EVENTS} mirrored on the heap in sequence order, loaded from
-     * state on first use after a (re)start. Releasing then takes events from the head, in O(log n)
-     * each, where a scan of the state would cost the whole buffer per timer (quadratic under a
-     * backlog). Within a process, times follow sequence numbers, so the head is always due first.
-     */
-    private TreeMap<Long, HistoryEvent> buffer(Tuple2<String, Long> key) throws Exception {
-        TreeMap<Long, HistoryEvent> b = mirrors.get(key);
-        if (b == null) {
-            b = new TreeMap<>();
-            for (Map.Entry<Long, HistoryEvent> e : buffered.entries()) {
-                b.put(e.getKey(), e.getValue());
-            }
-            mirrors.put(Tuple2.of(key.f0, key.f1), b);
-        }
-        return b;
     }
 
     @Override
@@ -152,14 +141,12 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         // the advance covers, the others find nothing due at the head.
         long watermark = Math.max(timestamp, ctx.timerService().currentWatermark());
         Tuple2<String, Long> key = ctx.getCurrentKey();
-        TreeMap<Long, HistoryEvent> buffer = buffer(key);
+        TreeMap<Long, HistoryEvent> buffer = buffered.of(key);
         ProcessProgress before = progress.value();
         if (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
             Released r = new Released(before, pendingInvocation.value());
             while (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
-                HistoryEvent event = buffer.pollFirstEntry().getValue();
-                buffered.remove(event.sequence());
-                release(event, r, ctx, out);
+                release(buffer.pollFirstEntry().getValue(), r, ctx, out);
             }
             if (r.pending == null) {
                 pendingInvocation.clear();
@@ -167,22 +154,17 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                 pendingInvocation.update(r.pending);
             }
             progress.update(r.progress);
-            // Exactly one expiry timer per key, at expiry(lastTimestamp): move it forward, unless
-            // the old time is also a buffered event's release timer (a heap scan, once per release).
+            // Expiry timers are not moved (deleting the old one needed a scan of the buffer): a
+            // stale one fires and finds the progress newer. Rounding up to a sixteenth of the
+            // retention keeps them to about sixteen per key, whatever the release rate.
             long newExpiry = expiry(r.progress.lastTimestamp());
-            if (before != null) {
-                long oldExpiry = expiry(before.lastTimestamp());
-                if (oldExpiry != newExpiry && buffer.values().stream().noneMatch(e -> EventTime.of(e) == oldExpiry)) {
-                    ctx.timerService().deleteEventTimeTimer(oldExpiry);
-                }
-            }
             ctx.timerService().registerEventTimeTimer(newExpiry);
             return;
         }
         if (buffer.isEmpty() && before != null && pendingInvocation.value() == null
                 && timestamp >= expiry(before.lastTimestamp())) {
             progress.clear();
-            mirrors.remove(key);
+            buffered.remove(key);
         }
     }
 
@@ -233,8 +215,14 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         r.progress = new ProcessProgress(lastSeq, lastTs, retired);
     }
 
+    /** When the progress may go: {@code dedupe-retention} after the last event, rounded up to a sixteenth of it. */
     private long expiry(long lastTimestamp) {
-        return lastTimestamp > Long.MAX_VALUE - retentionMillis ? Long.MAX_VALUE : lastTimestamp + retentionMillis;
+        long step = Math.max(1, retentionMillis / 16);
+        if (lastTimestamp > Long.MAX_VALUE - retentionMillis - step) {
+            return Long.MAX_VALUE;
+        }
+        long at = lastTimestamp + retentionMillis;
+        return Math.floorDiv(at + step - 1, step) * step;
     }
 
     private void deadLetter(OnTimerContext ctx, DeadLetter.Kind kind, HistoryEvent event, String message) {

@@ -22,7 +22,6 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -39,8 +38,8 @@ import java.nio.charset.StandardCharsets;
  * The op itself is parsed by the core's {@link HistoryReader}, so the job accepts exactly what
  * {@code isowatch check} accepts. Event time needs {@code time}: an op without it is malformed.
  *
- * <p>Cost: a reader per record (cheap, but not free); a single-op entry point in the core would
- * remove it. Not thread-safe; Flink gives each source reader its own instance.
+ * <p>Cost: a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no buffering or
+ * format detection). Not thread-safe; Flink gives each source reader its own instance.
  */
 public final class HistoryRecordDeserializer implements KafkaRecordDeserializationSchema<Either<DeadLetter, HistoryEvent>> {
 
@@ -91,7 +90,7 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
                 scratch = new AtomTable();
             }
             Op op;
-            try (HistoryReader reader = HistoryReader.open(where, new ByteArrayInputStream(value), scratch)) {
+            try (HistoryReader reader = HistoryReader.ofJson(where, value, scratch)) {
                 op = reader.next();
             }
             if (op == null) {

@@ -169,7 +169,9 @@ class PairCompletionsFunctionTest {
         send(ok("a", 3, 2, 12));
         harness.processWatermark(12);
         assertEquals(2, completed().size());
-        harness.processWatermark(12 + RETENTION_MS);
+        harness.processWatermark(12 + RETENTION_MS - 1);
+        assertTrue(harness.numKeyedStateEntries() > 0, "progress kept for the retention");
+        harness.processWatermark(12 + RETENTION_MS + RETENTION_MS / 16);
         assertEquals(0, harness.numKeyedStateEntries(), "all state cleared");
         assertEquals(0, harness.numEventTimeTimers(), "no timers left");
     }
@@ -182,7 +184,8 @@ class PairCompletionsFunctionTest {
             harness.processWatermark(11 + 2L * i);
         }
         assertEquals(50, completed().size());
-        assertEquals(1, harness.numEventTimeTimers(), "one expiry timer, no strays");
+        // 50 releases over 100 ms of event time: expiry timers rounded to 1/16 of the retention (62 ms).
+        assertTrue(harness.numEventTimeTimers() <= 3, () -> harness.numEventTimeTimers() + " timers");
         harness.processWatermark(200 + RETENTION_MS);
         assertEquals(0, harness.numKeyedStateEntries());
         assertEquals(0, harness.numEventTimeTimers());

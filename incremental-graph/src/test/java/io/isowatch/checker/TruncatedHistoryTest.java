@@ -1,0 +1,62 @@
+package io.isowatch.checker;
+
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.Op;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.isowatch.checker.CheckerHistories.history;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A history cut inside a transaction: the checker told the history is truncated skips the
+ * completion whose invocation was cut off, and nothing else; a whole history still rejects it.
+ */
+class TruncatedHistoryTest {
+
+    /** Process 1 invokes at index 0; the cut at index 1 leaves its ok as the first event. */
+    private static final List<Op> CUT_INSIDE_A_TRANSACTION = history()
+            .invoke(1, "a:x:1")
+            .txn(2, "r:x:")
+            .ok(1, "a:x:1")
+            .txn(1, "r:x:1")
+            .build().subList(1, 6);
+
+    @Test
+    void truncatedChecker_skipsCompletionOfCutOffInvocation_andChecksTheRest() {
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        checker.historyTruncated();
+        CUT_INSIDE_A_TRANSACTION.forEach(checker::accept);
+        Verdict v = checker.finish();
+
+        assertEquals(1, checker.cutOffCompletions());
+        assertEquals(2, checker.transactions(), "the read of process 2 and the later read of process 1");
+        assertEquals(1, checker.unverifiableReads(), "x = [1] was appended by the transaction that was cut off");
+        assertEquals(Validity.TRUE, v.valid(), v.anomalyTypes()::toString);
+    }
+
+    @Test
+    void wholeChecker_rejectsTheSameCompletion_asOrphan() {
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        HistoryViolationException e = assertThrows(HistoryViolationException.class,
+                () -> CUT_INSIDE_A_TRANSACTION.forEach(checker::accept));
+        assertTrue(e.getMessage().contains("ok completion for process 1, which has no open invocation"),
+                e.getMessage());
+        assertEquals(0, checker.cutOffCompletions());
+    }
+
+    @Test
+    void truncatedChecker_stillRejects_aSecondCompletionOfOneTransaction() {
+        List<Op> twice = history()
+                .txn(1, "a:x:1")
+                .ok(1, "a:x:1")
+                .build();
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        checker.historyTruncated();
+        assertThrows(HistoryViolationException.class, () -> twice.forEach(checker::accept));
+        assertEquals(0, checker.cutOffCompletions());
+    }
+}

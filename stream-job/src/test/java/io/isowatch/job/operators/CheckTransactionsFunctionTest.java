@@ -1,0 +1,153 @@
+package io.isowatch.job.operators;
+
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.gen.ListAppendGenerator;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.job.serde.JobTypes;
+import io.isowatch.sinks.Alert;
+
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The checker operator with a short retention: checker generations rotate without replaying, the
+ * state holds about two retentions of batches however long the history runs, and a restore taken
+ * while a successor checker runs beside the current one continues exactly as if never stopped.
+ */
+class CheckTransactionsFunctionTest {
+
+    /** Events are 1 ms apart, so a retention of 200 ms is 200 events. */
+    private static final Duration RETENTION = Duration.ofMillis(200);
+    private static final int WATERMARK_EVERY = 50;
+    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().withModels(Set.of("strict-serializable"));
+
+    @Test
+    void longCorrectHistory_rotatesCheckers_stateStaysBounded_andSilent() throws Exception {
+        List<HistoryEvent> events = history(0, 3_000);
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            int maxEntries = 0;
+            for (int i = 0; i < events.size(); i++) {
+                send(h, events, i);
+                maxEntries = Math.max(maxEntries, h.numKeyedStateEntries());
+            }
+            // Two retentions of batches (8) plus the waiting events (< 50) and three counters,
+            // against 120 batches for the whole history.
+            assertTrue(maxEntries < 70, "keyed state entries peaked at " + maxEntries);
+            h.processWatermark(Long.MAX_VALUE);
+            assertTrue(h.extractOutputValues().isEmpty(), () -> h.extractOutputValues().toString());
+            String verdict = verdicts(h).get(0);
+            assertTrue(verdict.contains("\"valid\":true"), verdict);
+            java.util.regex.Matcher txns = java.util.regex.Pattern.compile("\"txns\":(\\d+)").matcher(verdict);
+            assertTrue(txns.find(), verdict);
+            // The alerting checker at the end knows one to two retentions (200 to 400 events), not 6,000.
+            assertTrue(Integer.parseInt(txns.group(1)) < 250, verdict);
+        }
+    }
+
+    @Test
+    void restoreWhileSuccessorRuns_reportsEachFindingOnce_andTheSameVerdict() throws Exception {
+        List<HistoryEvent> events = history(0.01, 3_000);
+        List<String> uninterrupted = new ArrayList<>();
+        String verdictUninterrupted;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            for (int i = 0; i < events.size(); i++) {
+                send(h, events, i);
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            h.extractOutputValues().forEach(a -> uninterrupted.add(a.id()));
+            verdictUninterrupted = verdicts(h).get(0);
+        }
+        assertFalse(uninterrupted.isEmpty(), () -> "stale reads make findings; verdict " + verdictUninterrupted);
+
+        // Stop 730 events in (three rotations done, a successor 130 events old), resume.
+        int stop = 3 * 200 + 130;
+        List<String> resumed = new ArrayList<>();
+        OperatorSubtaskState snapshot;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            for (int i = 0; i < stop; i++) {
+                send(h, events, i);
+            }
+            snapshot = h.snapshot(1, 1);
+            h.extractOutputValues().forEach(a -> resumed.add(a.id()));
+        }
+        String verdictResumed;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(snapshot)) {
+            for (int i = stop; i < events.size(); i++) {
+                send(h, events, i);
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            h.extractOutputValues().forEach(a -> resumed.add(a.id()));
+            verdictResumed = verdicts(h).get(0);
+        }
+        assertEquals(uninterrupted, resumed);
+        assertEquals(new HashSet<>(resumed).size(), resumed.size(), "each finding alerted once");
+        assertEquals(verdictUninterrupted, verdictResumed);
+    }
+
+    /** Sends event {@code i} and, every {@value #WATERMARK_EVERY} events, a watermark just behind it. */
+    private static void send(KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h,
+                             List<HistoryEvent> events, int i) throws Exception {
+        HistoryEvent e = events.get(i);
+        h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+        if (i % WATERMARK_EVERY == WATERMARK_EVERY - 1) {
+            h.processWatermark(EventTime.of(e) - 10);
+        }
+    }
+
+    /** A generated history whose event {@code i} happens at {@code i + 1} ms. */
+    private static List<HistoryEvent> history(double staleReadRate, int txns) {
+        List<HistoryEvent> out = new ArrayList<>();
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(txns).withSeed(11)
+                .withStaleReadRate(staleReadRate))) {
+            out.add(new HistoryEvent("agent", op.index(),
+                    new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value())));
+        }
+        return out;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness() throws Exception {
+        return harness(null);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
+            OperatorSubtaskState restoreFrom) throws Exception {
+        KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, RETENTION)),
+                        new AgentHistoryKey(), Types.STRING);
+        h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+        if (restoreFrom != null) {
+            h.initializeState(restoreFrom);
+        }
+        h.open();
+        return h;
+    }
+
+    private static List<String> verdicts(KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h) {
+        ConcurrentLinkedQueue<StreamRecord<org.apache.flink.api.java.tuple.Tuple2<String, String>>> out =
+                h.getSideOutput(CheckTransactionsFunction.VERDICTS);
+        List<String> json = new ArrayList<>();
+        if (out != null) {
+            out.forEach(r -> json.add(r.getValue().f1));
+        }
+        assertEquals(1, json.size(), "one verdict per history");
+        return json;
+    }
+}
