@@ -18,6 +18,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,27 +32,37 @@ import java.util.function.Predicate;
  * on Kafka's own test kit — the one wrapper every module's tests use (STACK.md: it is Kafka's
  * internal harness).
  *
- * <p>{@link #shared()} starts one cluster per JVM on first use and stops it at JVM exit, since a
- * start costs several seconds. Tests that stop the broker use {@link #startDedicated()} and close
- * it themselves. The broker's port survives {@link #stopBroker()} / {@link #startBroker()}: the
- * test kit re-binds the same port, so clients reconnect to the same bootstrap address.
+ * <p>{@link #shared()} starts one cluster per JVM on first use and leaves it running until JVM
+ * exit, since a start costs several seconds. Tests that stop the broker use
+ * {@link #startDedicated()} and close it themselves. Every cluster is stopped by a shutdown hook
+ * if it is still running when the JVM exits (a shared cluster, a demo ended with Ctrl-C). The
+ * broker's port survives {@link #stopBroker()} / {@link #startBroker()}: the test kit re-binds the
+ * same port, so clients reconnect to the same bootstrap address.
+ *
+ * <p>The cluster's directory is made here, not by the test kit: left to itself the test kit
+ * deletes its directory from a JVM shutdown hook of its own, which can run while the shared
+ * cluster's stop hook is still shutting the broker down; the broker then finds its log directory
+ * gone and halts the JVM with exit code 1 ({@code LogManager.handleLogDirFailure}), after every
+ * test has passed (InJvmKafkaExitTest). Given a directory, the
+ * test kit registers no hook and deletes it in {@link #close()}, once the broker has stopped.
  */
 public final class InJvmKafka implements AutoCloseable {
 
     private static InJvmKafka shared;
 
     private final KafkaClusterTestKit cluster;
+    private final Thread stopAtExit = new Thread(this::stop, "in-jvm-kafka-stop");
+    private boolean stopped;
 
     private InJvmKafka(KafkaClusterTestKit cluster) {
         this.cluster = cluster;
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
-    /** The JVM-wide cluster, started on first call. */
+    /** The JVM-wide cluster, started on first call and stopped at JVM exit. */
     public static synchronized InJvmKafka shared() {
         if (shared == null) {
             shared = startDedicated();
-            InJvmKafka started = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "in-jvm-kafka-stop"));
         }
         return shared;
     }
@@ -58,12 +70,15 @@ public final class InJvmKafka implements AutoCloseable {
     /** A cluster of its own; the caller closes it. */
     public static InJvmKafka startDedicated() {
         try {
+            Path directory = Files.createTempDirectory("isowatch-kafka-");
             TestKitNodes nodes = new TestKitNodes.Builder()
+                    .setBaseDirectory(directory)
                     .setCombined(true)
                     .setNumBrokerNodes(1)
                     .setNumControllerNodes(1)
                     .build();
             KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
+                    .setDeleteOnClose(true)
                     .setConfigProp("offsets.topic.replication.factor", "1")
                     .setConfigProp("offsets.topic.num.partitions", "1")
                     .setConfigProp("transaction.state.log.replication.factor", "1")
@@ -163,8 +178,22 @@ public final class InJvmKafka implements AutoCloseable {
         }
     }
 
+    /** Stops the cluster and deletes its directory; a second call does nothing. */
     @Override
     public void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException shuttingDown) {
+            // close() called while the JVM exits: the hook has run or is running stop() itself.
+        }
+    }
+
+    private synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
         try {
             cluster.close();
         } catch (Exception e) {
