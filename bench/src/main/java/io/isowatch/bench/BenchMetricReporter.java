@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -94,7 +95,7 @@ public final class BenchMetricReporter implements MetricReporter {
      * {@code <column_family>}, which is the state's name), over all operators and subtasks.
      */
     public static Map<String, Long> sumBy(String metricName, String variable) {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         for (Registered r : METRICS.values()) {
             String group = r.variables.get(variable);
             if (r.name.equals(metricName) && group != null) {

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -329,7 +330,7 @@ public final class StreamBenchmark {
             Map<String, Long> sst = BenchMetricReporter.sumBy("rocksdb.total-sst-files-size", "<column_family>");
             Map<String, Long> keys = BenchMetricReporter.sumBy("rocksdb.estimate-num-keys", "<column_family>");
             StringBuilder line = new StringBuilder("#   rocksdb keys/live/sst(MB):");
-            for (String cf : new java.util.TreeSet<>(sst.keySet())) {
+            for (String cf : new TreeSet<>(sst.keySet())) {
                 line.append(String.format(" %s=%,d/%s/%s", cf, keys.getOrDefault(cf, -1L),
                         ResourceProbe.mb(live.getOrDefault(cf, -1L)), ResourceProbe.mb(sst.get(cf))));
             }

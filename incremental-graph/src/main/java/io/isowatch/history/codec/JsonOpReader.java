@@ -46,23 +46,26 @@ final class JsonOpReader implements OpSource {
     private static final JsonFactory JSON = new JsonFactory();
 
     JsonOpReader(String sourceName, InputStream in, AtomTable atoms) {
+        this(sourceName, atoms, () -> JSON.createParser(in));
+    }
+
+    JsonOpReader(String sourceName, byte[] json, AtomTable atoms) {
+        this(sourceName, atoms, () -> JSON.createParser(json));
+    }
+
+    private JsonOpReader(String sourceName, AtomTable atoms, ParserOpener opener) {
         this.sourceName = sourceName;
         this.ops = new OpBuilder(sourceName, atoms);
         try {
-            this.parser = JSON.createParser(in);
+            this.parser = opener.open();
         } catch (IOException e) {
             throw new UncheckedIOException(sourceName + ": cannot open: " + e.getMessage(), e);
         }
     }
 
-    JsonOpReader(String sourceName, byte[] json, AtomTable atoms) {
-        this.sourceName = sourceName;
-        this.ops = new OpBuilder(sourceName, atoms);
-        try {
-            this.parser = JSON.createParser(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(sourceName + ": cannot open: " + e.getMessage(), e);
-        }
+    /** Makes the parser over one kind of input. */
+    private interface ParserOpener {
+        JsonParser open() throws IOException;
     }
 
     @Override

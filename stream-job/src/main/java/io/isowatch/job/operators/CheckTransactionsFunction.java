@@ -209,12 +209,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          */
         final TreeMap<Long, HistoryEvent> waiting;
 
-        Live(String history, long currentFrom, long nextBatch) {
+        /** @param currentFrom the current checker's first batch, also the next batch it is fed */
+        Live(String history, long currentFrom) {
             this.history = history;
             this.waiting = waitingEvents.of(history);
             this.size = metrics.history(history);
             this.current = new Generation(currentFrom, this::found);
-            this.nextBatch = nextBatch;
+            this.nextBatch = currentFrom;
         }
 
         /**
@@ -403,7 +404,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
         long next = batchCount.value() == null ? 0 : batchCount.value();
         long from = checkerFromBatch.value() == null ? 0 : checkerFromBatch.value();
-        h = new Live(key, from, from);
+        h = new Live(key, from);
         Long successorFrom = successorFromBatch.value();
         for (long i = from; i < next; i++) {
             if (successorFrom != null && i == successorFrom) {
@@ -411,11 +412,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             }
             h.feed(checked.get(i), i, null);
         }
-        if (successorFrom != null && h.successor == null) {
-            h.nextBatch = successorFrom; // started, not yet fed
-            h.startSuccessor();
-        }
         h.nextBatch = next;
+        if (successorFrom != null && h.successor == null) {
+            h.startSuccessor(); // started at the last rotation, no batch released since
+        }
         h.lastRotation = lastRotation.value() == null ? Long.MIN_VALUE : lastRotation.value();
         metrics.restored(next - from);
         live.put(key, h);

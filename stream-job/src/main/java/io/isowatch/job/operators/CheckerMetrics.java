@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
 
 /**
  * The checker operator's metrics, in the group {@value #GROUP}. Through Flink's Prometheus
@@ -106,7 +107,7 @@ final class CheckerMetrics {
         }
     }
 
-    private long sum(java.util.function.ToLongFunction<HistorySize> size) {
+    private long sum(ToLongFunction<HistorySize> size) {
         long total = 0;
         for (HistorySize h : histories.values()) {
             total += size.applyAsLong(h);

@@ -83,7 +83,6 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     private transient ValueState<HistoryEvent> pendingInvocation;
     private transient ValueState<ProcessProgress> progress;
 
-
     private transient Counter duplicates;
     private transient Counter late;
     private transient Counter deadLetters;

@@ -93,13 +93,4 @@ final class WaitingEvents<K> {
     void remove(K key) {
         byKey.remove(key);
     }
-
-    /** Events waiting, over all keys. */
-    long size() {
-        long n = 0;
-        for (TreeMap<Long, HistoryEvent> events : byKey.values()) {
-            n += events.size();
-        }
-        return n;
-    }
 }

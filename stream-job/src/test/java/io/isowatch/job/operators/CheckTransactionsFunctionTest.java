@@ -9,6 +9,7 @@ import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -21,6 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,7 +57,7 @@ class CheckTransactionsFunctionTest {
             assertTrue(h.extractOutputValues().isEmpty(), () -> h.extractOutputValues().toString());
             String verdict = verdicts(h).get(0);
             assertTrue(verdict.contains("\"valid\":true"), verdict);
-            java.util.regex.Matcher txns = java.util.regex.Pattern.compile("\"txns\":(\\d+)").matcher(verdict);
+            Matcher txns = Pattern.compile("\"txns\":(\\d+)").matcher(verdict);
             assertTrue(txns.find(), verdict);
             // The alerting checker at the end knows one to two retentions (200 to 400 events), not 6,000.
             assertTrue(Integer.parseInt(txns.group(1)) < 250, verdict);
@@ -141,7 +144,7 @@ class CheckTransactionsFunctionTest {
     }
 
     private static List<String> verdicts(KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h) {
-        ConcurrentLinkedQueue<StreamRecord<org.apache.flink.api.java.tuple.Tuple2<String, String>>> out =
+        ConcurrentLinkedQueue<StreamRecord<Tuple2<String, String>>> out =
                 h.getSideOutput(CheckTransactionsFunction.VERDICTS);
         List<String> json = new ArrayList<>();
         if (out != null) {
