@@ -59,8 +59,10 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     private static final long serialVersionUID = 1L;
 
-    /** Events waiting for the watermark (operator state, written at checkpoints; {@link WaitingEvents}). */
-    public static final String BUFFERED_EVENTS = "buffered-events";
+    /** Events waiting for the watermark, a list per process (operator state, written at checkpoints; {@link WaitingEvents}). */
+    public static final String BUFFERED_EVENTS = "buffered-event-queues";
+    /** The same with one element per event, as earlier versions wrote it; read on restore. */
+    static final String BUFFERED_EVENTS_LEGACY = "buffered-events";
     /** The invocation waiting for its completion. Cleared when the completion is released. */
     public static final String PENDING_INVOCATION = "pending-invocation";
     /** {@link ProcessProgress}: highest released sequence, retirement. Cleared by timer after retention. */
@@ -95,7 +97,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        buffered = new WaitingEvents<>(BUFFERED_EVENTS, new ProcessKeySelector(), key -> Tuple2.of(key.f0, key.f1));
+        buffered = new WaitingEvents<>(BUFFERED_EVENTS, BUFFERED_EVENTS_LEGACY, new ProcessKeySelector(), key -> Tuple2.of(key.f0, key.f1));
         buffered.initialize(context, getRuntimeContext().getTaskInfo());
     }
 

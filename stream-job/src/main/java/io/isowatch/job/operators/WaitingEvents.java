@@ -6,6 +6,8 @@ import io.isowatch.job.serde.JobTypes;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.OperatorStateStore;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -28,6 +30,11 @@ import java.util.function.UnaryOperator;
  * costs nothing per event beyond the heap, and a checkpoint writes exactly what is waiting at
  * its barrier, which is the same consistent cut keyed state would give.
  *
+ * <p><b>One list element per key.</b> Flink records the offset of every element of a list
+ * state in the checkpoint's metadata and flushes the stream once per element; with one element
+ * per event (hundreds of thousands wait at 50,000 txn/s), writing those offsets took a tenth of
+ * the machine's CPU. An element is therefore a key's whole queue.
+ *
  * <p><b>Rescaling.</b> Union state hands every subtask all the events on restore; each keeps
  * those whose key it owns by Flink's own key-group assignment, so events land where
  * {@code keyBy} routes their key at the new parallelism.
@@ -37,46 +44,66 @@ import java.util.function.UnaryOperator;
 final class WaitingEvents<K> {
 
     private final String name;
+    private final String legacyName;
     private final KeySelector<HistoryEvent, K> keys;
     private final UnaryOperator<K> copyKey;
     private final Map<K, TreeMap<Long, HistoryEvent>> byKey = new HashMap<>();
-    private ListState<HistoryEvent> snapshot;
+    private ListState<List<HistoryEvent>> snapshot;
 
     /**
      * @param name the operator state's name (stable: it identifies the state in checkpoints)
+     * @param legacyName the name under which earlier versions kept one element per event; read
+     *                   once on restore and cleared, so their savepoints lose nothing
      * @param keys the operator's key selector, to route restored events to their key
      * @param copyKey copies a key before it is kept (Flink may reuse a mutable key object)
      */
-    WaitingEvents(String name, KeySelector<HistoryEvent, K> keys, UnaryOperator<K> copyKey) {
+    WaitingEvents(String name, String legacyName, KeySelector<HistoryEvent, K> keys, UnaryOperator<K> copyKey) {
         this.name = name;
+        this.legacyName = legacyName;
         this.keys = keys;
         this.copyKey = copyKey;
     }
 
     /** Registers the operator state and, on restore, takes back the events of keys this subtask owns. */
     void initialize(FunctionInitializationContext context, TaskInfo task) throws Exception {
-        snapshot = context.getOperatorStateStore().getUnionListState(
-                new ListStateDescriptor<>(name, JobTypes.HISTORY_EVENT));
+        OperatorStateStore store = context.getOperatorStateStore();
+        snapshot = store.getUnionListState(new ListStateDescriptor<>(name, Types.LIST(JobTypes.HISTORY_EVENT)));
         if (!context.isRestored()) {
             return;
         }
-        for (HistoryEvent e : snapshot.get()) {
-            K key = keys.getKey(e);
-            int owner = KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
-                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks());
-            if (owner == task.getIndexOfThisSubtask()) {
-                of(key).put(e.sequence(), e);
+        for (List<HistoryEvent> queue : snapshot.get()) {
+            for (HistoryEvent e : queue) {
+                restore(e, task);
             }
+        }
+        // Restored operator state stays registered, and is written again, until it is cleared.
+        if (store.getRegisteredStateNames().contains(legacyName)) {
+            ListState<HistoryEvent> legacy = store.getUnionListState(new ListStateDescriptor<>(legacyName, JobTypes.HISTORY_EVENT));
+            for (HistoryEvent e : legacy.get()) {
+                restore(e, task);
+            }
+            legacy.clear();
         }
     }
 
-    /** Writes every waiting event to the checkpoint being taken. */
-    void snapshot() throws Exception {
-        List<HistoryEvent> all = new ArrayList<>();
-        for (TreeMap<Long, HistoryEvent> events : byKey.values()) {
-            all.addAll(events.values());
+    private void restore(HistoryEvent e, TaskInfo task) throws Exception {
+        K key = keys.getKey(e);
+        int owner = KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
+                task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks());
+        if (owner == task.getIndexOfThisSubtask()) {
+            of(key).put(e.sequence(), e);
         }
-        snapshot.update(all);
+    }
+
+    /** Writes every waiting event to the checkpoint being taken: one element per key. */
+    void snapshot() throws Exception {
+        List<List<HistoryEvent>> queues = new ArrayList<>(byKey.size());
+        for (TreeMap<Long, HistoryEvent> events : byKey.values()) {
+            if (!events.isEmpty()) {
+                queues.add(new ArrayList<>(events.values()));
+            }
+        }
+        snapshot.update(queues);
     }
 
     /** The key's waiting events by sequence (created empty on first use); callers take and add. */

@@ -8,19 +8,29 @@ import io.isowatch.history.Op;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.runtime.state.OperatorStateHandle;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -102,6 +112,73 @@ class CheckTransactionsFunctionTest {
         assertEquals(uninterrupted, resumed);
         assertEquals(new HashSet<>(resumed).size(), resumed.size(), "each finding alerted once");
         assertEquals(verdictUninterrupted, verdictResumed);
+    }
+
+    @Test
+    void waitingEvents_areOneStateElementPerHistory_andEarlierPerEventStateIsRestored() throws Exception {
+        List<HistoryEvent> events = history(0, 100);
+        // What earlier versions wrote: the same events, one union-state element each.
+        OperatorSubtaskState legacy;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new PerEventWaitingState()), new AgentHistoryKey(), Types.STRING)) {
+            h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+            h.open();
+            for (HistoryEvent e : events) {
+                h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+            }
+            legacy = h.snapshot(1, 1);
+        }
+        assertEquals(Map.of(CheckTransactionsFunction.PENDING_EVENTS_LEGACY, events.size()), stateElements(legacy));
+
+        OperatorSubtaskState migrated;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(legacy)) {
+            migrated = h.snapshot(2, 2);
+        }
+        // Every waiting event of the history in one element; the per-event state emptied.
+        assertEquals(Map.of(CheckTransactionsFunction.PENDING_EVENTS, 1, CheckTransactionsFunction.PENDING_EVENTS_LEGACY, 0),
+                stateElements(migrated));
+
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(migrated)) {
+            h.processWatermark(Long.MAX_VALUE);
+            String verdict = verdicts(h).get(0);
+            assertTrue(verdict.contains("\"valid\":true"), verdict);
+            assertTrue(verdict.contains("\"txns\":" + events.size() / 2 + ","), verdict);
+        }
+    }
+
+    /** Union list state elements by state name, as the checkpoint's metadata records them. */
+    private static Map<String, Integer> stateElements(OperatorSubtaskState state) {
+        Map<String, Integer> elements = new TreeMap<>();
+        for (OperatorStateHandle handle : state.getManagedOperatorState()) {
+            handle.getStateNameToPartitionOffsets().forEach((name, info) -> elements.merge(name, info.getOffsets().length, Integer::sum));
+        }
+        return elements;
+    }
+
+    /**
+     * Keeps every event it receives in union state under the earlier per-event layout, with the
+     * timers the checker registers for it (the event's time and the end of input).
+     */
+    private static final class PerEventWaitingState extends KeyedProcessFunction<String, HistoryEvent, Alert>
+            implements CheckpointedFunction {
+        private transient ListState<HistoryEvent> waiting;
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) throws Exception {
+            waiting = context.getOperatorStateStore().getUnionListState(
+                    new ListStateDescriptor<>(CheckTransactionsFunction.PENDING_EVENTS_LEGACY, JobTypes.HISTORY_EVENT));
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+        }
+
+        @Override
+        public void processElement(HistoryEvent e, Context ctx, Collector<Alert> out) throws Exception {
+            waiting.add(e);
+            ctx.timerService().registerEventTimeTimer(EventTime.of(e));
+            ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+        }
     }
 
     /** Sends event {@code i} and, every {@value #WATERMARK_EVERY} events, a watermark just behind it. */
