@@ -121,10 +121,20 @@ public final class HistoryReader implements Closeable {
      * @param sourceName names the input in messages (a topic-partition@offset, say)
      */
     public static HistoryReader ofJson(String sourceName, byte[] json, AtomTable atoms) {
+        return ofJson(sourceName, json, atoms, null);
+    }
+
+    /**
+     * As {@link #ofJson(String, byte[], AtomTable)}, and also hands each op map's shipper
+     * identity fields ({@code agent}, {@code seq}) to {@code identity}, in the same pass.
+     *
+     * @param identity filled for the last op read; null to ignore the fields, as the other readers do
+     */
+    public static HistoryReader ofJson(String sourceName, byte[] json, AtomTable atoms, ShippedIdentity identity) {
         Objects.requireNonNull(sourceName, "sourceName");
         Objects.requireNonNull(json, "json");
         Objects.requireNonNull(atoms, "atoms");
-        return new HistoryReader(sourceName, Format.JSON, new JsonOpReader(sourceName, json, atoms));
+        return new HistoryReader(sourceName, Format.JSON, new JsonOpReader(sourceName, json, atoms, identity));
     }
 
     /**

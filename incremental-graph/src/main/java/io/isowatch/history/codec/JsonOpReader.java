@@ -38,6 +38,8 @@ final class JsonOpReader implements OpSource {
     private final JsonParser parser;
     private final OpBuilder ops;
     private final String sourceName;
+    /** Where the shipper's identity fields go; null when the caller does not want them. */
+    private final ShippedIdentity identity;
     private boolean started;
     private boolean inArray;
     private boolean done;
@@ -46,15 +48,16 @@ final class JsonOpReader implements OpSource {
     private static final JsonFactory JSON = new JsonFactory();
 
     JsonOpReader(String sourceName, InputStream in, AtomTable atoms) {
-        this(sourceName, atoms, () -> JSON.createParser(in));
+        this(sourceName, atoms, null, () -> JSON.createParser(in));
     }
 
-    JsonOpReader(String sourceName, byte[] json, AtomTable atoms) {
-        this(sourceName, atoms, () -> JSON.createParser(json));
+    JsonOpReader(String sourceName, byte[] json, AtomTable atoms, ShippedIdentity identity) {
+        this(sourceName, atoms, identity, () -> JSON.createParser(json));
     }
 
-    private JsonOpReader(String sourceName, AtomTable atoms, ParserOpener opener) {
+    private JsonOpReader(String sourceName, AtomTable atoms, ShippedIdentity identity, ParserOpener opener) {
         this.sourceName = sourceName;
+        this.identity = identity;
         this.ops = new OpBuilder(sourceName, atoms);
         try {
             this.parser = opener.open();
@@ -133,6 +136,9 @@ final class JsonOpReader implements OpSource {
         JsonLocation start = parser.currentTokenLocation();
         ops.begin(start.getLineNr(), start.getColumnNr());
         JsonStreamContext opContext = parser.getParsingContext();
+        if (identity != null) {
+            identity.clear();
+        }
         String name;
         while ((name = parser.nextFieldName()) != null) {
             JsonToken t = parser.nextToken();
@@ -151,10 +157,24 @@ final class JsonOpReader implements OpSource {
                 case "process" -> readProcess(t);
                 case "f" -> readF(t);
                 case "value" -> readValue(t, opContext);
+                case "agent", "seq" -> readIdentity(name, t);
                 default -> parser.skipChildren();
             }
         }
         return ops.finish();
+    }
+
+    private void readIdentity(String name, JsonToken t) throws IOException {
+        if (identity != null) {
+            if (name.equals("agent")) {
+                identity.agent(t == JsonToken.VALUE_STRING ? parser.getText() : null, describe(t));
+            } else {
+                boolean valid = t == JsonToken.VALUE_NUMBER_INT
+                        && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER && parser.getLongValue() >= 0;
+                identity.seq(valid ? parser.getLongValue() : -1, describe(t));
+            }
+        }
+        parser.skipChildren();
     }
 
     private long integerField(String field, JsonToken t, String what) throws IOException {

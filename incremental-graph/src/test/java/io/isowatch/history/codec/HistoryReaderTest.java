@@ -95,6 +95,47 @@ class HistoryReaderTest {
     }
 
     @Test
+    void ofJson_withShippedIdentity_handsOverAgentAndSeq_asWritten_andTheSameOp() {
+        String json = "{\"agent\":\"a1\",\"index\":3,\"time\":120,\"type\":\"ok\",\"process\":1,"
+                + "\"f\":\"txn\",\"value\":[[\"append\",5,1]],\"seq\":42}";
+        AtomTable atoms = new AtomTable();
+        ShippedIdentity identity = new ShippedIdentity();
+        Op withIdentity;
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@1", bytes(json), atoms, identity)) {
+            withIdentity = reader.next();
+        }
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@1", bytes(json), atoms)) {
+            assertEquals(reader.next(), withIdentity);
+        }
+        assertEquals("a1", identity.agent());
+        assertEquals("\"a1\"", identity.agentText());
+        assertEquals(42, identity.seq());
+        assertEquals("42", identity.seqText());
+
+        // Wrong kinds are kept as written, not judged; absent fields read as absent.
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@2",
+                bytes("{\"index\":4,\"time\":130,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],"
+                        + "\"agent\":[1,2],\"seq\":-3}"), atoms, identity)) {
+            assertEquals(4, reader.next().index());
+        }
+        assertNull(identity.agent());
+        assertEquals("an array", identity.agentText());
+        assertEquals(-1, identity.seq());
+        assertEquals("-3", identity.seqText());
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@3",
+                bytes("{\"index\":5,\"time\":140,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[]}"), atoms, identity)) {
+            assertEquals(5, reader.next().index());
+        }
+        assertNull(identity.agentText());
+        assertNull(identity.seqText());
+        assertEquals(-1, identity.seq());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void edn_sample_readsSameOpsAsJsonLines() {
         AtomTable atoms = new AtomTable();
         try (HistoryReader reader = HistoryReader.open(resource("list-append.edn"), atoms)) {

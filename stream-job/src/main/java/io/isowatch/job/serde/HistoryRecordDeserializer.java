@@ -1,15 +1,11 @@
 package io.isowatch.job.serde;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.history.codec.HistoryReader;
+import io.isowatch.history.codec.ShippedIdentity;
 import io.isowatch.job.DeadLetter;
 
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -22,7 +18,6 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
@@ -38,8 +33,9 @@ import java.nio.charset.StandardCharsets;
  * The op itself is parsed by the core's {@link HistoryReader}, so the job accepts exactly what
  * {@code isowatch check} accepts. Event time needs {@code time}: an op without it is malformed.
  *
- * <p>Cost: a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no buffering or
- * format detection). Not thread-safe; Flink gives each source reader its own instance.
+ * <p>Cost: one pass of a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no
+ * buffering or format detection), which hands over the identity fields as it passes them
+ * ({@link ShippedIdentity}). Not thread-safe; Flink gives each source reader its own instance.
  */
 public final class HistoryRecordDeserializer implements KafkaRecordDeserializationSchema<Either<DeadLetter, HistoryEvent>> {
 
@@ -50,9 +46,8 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
     /** Metric: non-client ops (nemesis and the like) skipped. */
     public static final String METRIC_SKIPPED = "skippedRecords";
 
-    private static final JsonFactory JSON = new JsonFactory();
-
     private transient AtomTable scratch;
+    private transient ShippedIdentity shipped;
     private transient Counter malformed;
     private transient Counter skipped;
 
@@ -79,24 +74,31 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             malformed = new SimpleCounter();
             skipped = new SimpleCounter();
         }
+        if (shipped == null) {
+            shipped = new ShippedIdentity();
+        }
         byte[] value = record.value();
         if (value == null) {
             return deadLetter(record, "the record has no value (a tombstone?); expected a Jepsen op map in JSON");
         }
         String where = record.topic() + "-" + record.partition() + "@" + record.offset();
         try {
-            Identity id = identity(value, record);
             if (scratch == null) {
                 scratch = new AtomTable();
             }
             Op op;
-            try (HistoryReader reader = HistoryReader.ofJson(where, value, scratch)) {
+            try (HistoryReader reader = HistoryReader.ofJson(where, value, scratch, shipped)) {
                 op = reader.next();
+                if (op == null && reader.opsSkipped() == 0) {
+                    return deadLetter(record, "expected a JSON object (one Jepsen op map), found none");
+                }
             }
             if (op == null) {
                 skipped.inc();
                 return null;
             }
+            String agent = agent(record);
+            long seq = seq(record);
             if (op.time() < 0) {
                 return deadLetter(record, "field \"time\": missing; the job needs it for event time");
             }
@@ -104,10 +106,8 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
                 op = JobAtoms.intern(op, scratch);
                 scratch = null; // start afresh so the per-record scratch table never grows
             }
-            return Either.Right(new HistoryEvent(id.agent, id.seq, op));
-        } catch (Malformed e) {
-            return deadLetter(record, e.getMessage());
-        } catch (HistoryFormatException | IllegalArgumentException e) {
+            return Either.Right(new HistoryEvent(agent, seq, op));
+        } catch (Malformed | HistoryFormatException | IllegalArgumentException e) {
             return deadLetter(record, e.getMessage());
         } catch (UncheckedIOException e) {
             return deadLetter(record, "cannot read: " + e.getMessage());
@@ -125,65 +125,43 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         return Either.Left(deadLetterValue(record, error));
     }
 
-    private record Identity(String agent, long seq) {
+    /** The op map's {@code agent} field, else the {@code agent} header. */
+    private String agent(ConsumerRecord<byte[], byte[]> record) {
+        if (shipped.agentText() != null) {
+            if (shipped.agent() == null) {
+                throw new Malformed("field \"agent\": expected a string (the agent id), got " + shipped.agentText());
+            }
+            return shipped.agent();
+        }
+        String agent = header(record, "agent");
+        if (agent == null) {
+            throw new Malformed("field \"agent\": missing, and no \"agent\" header either");
+        }
+        return agent;
     }
 
-    /** Reads {@code agent} and {@code seq} from the top level of the op map, else from headers. */
-    private static Identity identity(byte[] value, ConsumerRecord<byte[], byte[]> record) {
-        String agent = null;
-        Long seq = null;
-        try (JsonParser p = JSON.createParser(value)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new Malformed("expected a JSON object (one Jepsen op map), got " + p.currentToken());
+    /** The op map's {@code seq} field, else the {@code seq} header. */
+    private long seq(ConsumerRecord<byte[], byte[]> record) {
+        if (shipped.seqText() != null) {
+            if (shipped.seq() < 0) {
+                throw new Malformed("field \"seq\": expected a non-negative integer, got " + shipped.seqText());
             }
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken v = p.nextToken();
-                if ("agent".equals(name)) {
-                    if (v != JsonToken.VALUE_STRING) {
-                        throw new Malformed("field \"agent\": expected a string (the agent id), got " + p.getText());
-                    }
-                    agent = p.getText();
-                } else if ("seq".equals(name)) {
-                    if (v != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                            || p.getLongValue() < 0) {
-                        throw new Malformed("field \"seq\": expected a non-negative integer, got " + p.getText());
-                    }
-                    seq = p.getLongValue();
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (t != JsonToken.END_OBJECT) {
-                throw new Malformed("invalid JSON: the op map is not closed");
-            }
-        } catch (JsonProcessingException e) {
-            throw new Malformed("invalid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new Malformed("cannot read: " + e.getMessage());
+            return shipped.seq();
         }
-        if (agent == null) {
-            agent = header(record, "agent");
-            if (agent == null) {
-                throw new Malformed("field \"agent\": missing, and no \"agent\" header either");
-            }
+        String text = header(record, "seq");
+        if (text == null) {
+            throw new Malformed("field \"seq\": missing, and no \"seq\" header either");
         }
-        if (seq == null) {
-            String text = header(record, "seq");
-            if (text == null) {
-                throw new Malformed("field \"seq\": missing, and no \"seq\" header either");
-            }
-            try {
-                seq = Long.parseLong(text);
-            } catch (NumberFormatException e) {
-                throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
-            }
-            if (seq < 0) {
-                throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
-            }
+        long seq;
+        try {
+            seq = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            seq = -1;
         }
-        return new Identity(agent, seq);
+        if (seq < 0) {
+            throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
+        }
+        return seq;
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

@@ -106,6 +106,36 @@ class HistoryRecordDeserializerTest {
     }
 
     @Test
+    void decode_identityOfTheWrongKind_namesFieldAndValue_evenWhenHeadersHaveIt() {
+        String op = "{\"index\":0,\"time\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],";
+        for (String[] bad : new String[][] {
+                {"\"agent\":{\"id\":1},\"seq\":1", "\"agent\"", "an object"},
+                {"\"agent\":null,\"seq\":1", "\"agent\"", "null"},
+                {"\"agent\":\"a\",\"seq\":1.5", "\"seq\"", "1.5"},
+                {"\"agent\":\"a\",\"seq\":\"7\"", "\"seq\"", "\"7\""},
+                {"\"agent\":\"a\",\"seq\":99999999999999999999", "\"seq\"", "99999999999999999999"}}) {
+            ConsumerRecord<byte[], byte[]> r = record(0, op + bad[0] + "}");
+            r.headers().add("agent", "h".getBytes(StandardCharsets.UTF_8));
+            r.headers().add("seq", "3".getBytes(StandardCharsets.US_ASCII));
+            DeadLetter d = deserializer.decode(r).left();
+            assertTrue(d.error().contains(bad[1]) && d.error().contains(bad[2]), bad[0] + " -> " + d.error());
+        }
+    }
+
+    @Test
+    void decode_recordWithoutAnOp_isADeadLetter_notSkipped() {
+        assertTrue(deadLetter("").error().contains("found none"), deadLetter("").error());
+        assertTrue(deadLetter("  \n").error().contains("found none"));
+    }
+
+    @Test
+    void decode_afterABadRecord_identityIsNotCarriedOver() {
+        deadLetter("{\"index\":0,\"time\":1,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[],\"agent\":7,\"seq\":4}");
+        DeadLetter next = deadLetter("{\"index\":1,\"time\":2,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[]}");
+        assertTrue(next.error().contains("\"agent\": missing"), next.error());
+    }
+
+    @Test
     void decode_nemesisOp_isSkipped() {
         assertNull(deserializer.decode(record(1,
                 "{\"index\":0,\"time\":1,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":null,\"agent\":\"a\",\"seq\":1}")));
