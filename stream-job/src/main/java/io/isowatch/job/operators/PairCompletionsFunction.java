@@ -23,6 +23,8 @@ import org.apache.flink.util.OutputTag;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -51,8 +53,8 @@ import java.util.TreeMap;
  *
  * <p><b>State</b> (see docs/state.md): every state is empty again once the process's last
  * transaction has completed and {@code dedupe-retention} has passed in event time. Cost per
- * event: a read of the progress and O(log n) on the key's heap buffer; the progress and the
- * pending invocation are read and written once per release, not per event.
+ * event: O(log n) on the key's heap buffer and a heap lookup of the released sequence; the
+ * progress and the pending invocation are read and written once per release, not per event.
  */
 public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent>
         implements CheckpointedFunction {
@@ -84,6 +86,12 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
     private transient WaitingEvents<Tuple2<String, Long>> buffered;
     private transient ValueState<HistoryEvent> pendingInvocation;
     private transient ValueState<ProcessProgress> progress;
+    /**
+     * Per key, the highest released sequence: {@link #progress} mirrored on the heap so the
+     * duplicate check costs no state read per event. Filled on first use (after a restore too),
+     * kept in step wherever the progress is written, dropped with it.
+     */
+    private transient Map<Tuple2<String, Long>, Long> releasedUpTo;
 
     private transient Counter duplicates;
     private transient Counter late;
@@ -97,7 +105,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        buffered = new WaitingEvents<>(BUFFERED_EVENTS, BUFFERED_EVENTS_LEGACY, new ProcessKeySelector(), key -> Tuple2.of(key.f0, key.f1));
+        buffered = new WaitingEvents<>(BUFFERED_EVENTS, BUFFERED_EVENTS_LEGACY, new ProcessKeySelector(), PairCompletionsFunction::copy);
         buffered.initialize(context, getRuntimeContext().getTaskInfo());
     }
 
@@ -116,13 +124,14 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
         deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
         completed = getRuntimeContext().getMetricGroup().counter(METRIC_COMPLETED);
+        releasedUpTo = new HashMap<>();
     }
 
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<HistoryEvent> out) throws Exception {
-        ProcessProgress p = progress.value();
-        TreeMap<Long, HistoryEvent> buffer = buffered.of(ctx.getCurrentKey());
-        if ((p != null && event.sequence() <= p.lastSequence()) || buffer.containsKey(event.sequence())) {
+        Tuple2<String, Long> key = ctx.getCurrentKey();
+        TreeMap<Long, HistoryEvent> buffer = buffered.of(key);
+        if (event.sequence() <= releasedUpTo(key) || buffer.containsKey(event.sequence())) {
             duplicates.inc();
             return;
         }
@@ -155,6 +164,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                 pendingInvocation.update(r.pending);
             }
             progress.update(r.progress);
+            releasedUpTo.put(copy(key), r.progress.lastSequence());
             // Expiry timers are not moved (deleting the old one needed a scan of the buffer): a
             // stale one fires and finds the progress newer. Rounding up to a sixteenth of the
             // retention keeps them to about sixteen per key, whatever the release rate.
@@ -165,8 +175,28 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
         if (buffer.isEmpty() && before != null && pendingInvocation.value() == null
                 && timestamp >= expiry(before.lastTimestamp())) {
             progress.clear();
+            releasedUpTo.remove(key);
             buffered.remove(key);
         }
+    }
+
+    /** The key's highest released sequence, -1 before its first release. */
+    private long releasedUpTo(Tuple2<String, Long> key) throws Exception {
+        Long upTo = releasedUpTo.get(key);
+        if (upTo == null) {
+            ProcessProgress p = progress.value();
+            if (p == null) {
+                return -1; // not cached: a key that never releases must not stay in the map
+            }
+            upTo = p.lastSequence();
+            releasedUpTo.put(copy(key), upTo);
+        }
+        return upTo;
+    }
+
+    /** Flink may reuse the key object it hands out; a key kept on the heap is a copy. */
+    private static Tuple2<String, Long> copy(Tuple2<String, Long> key) {
+        return Tuple2.of(key.f0, key.f1);
     }
 
     /** What releasing a run of events changes, written to state once at the end. */

@@ -237,7 +237,7 @@ class PairCompletionsFunctionTest {
     }
 
     @Test
-    void snapshotAndRestore_keepsPendingInvocationAndBuffer() throws Exception {
+    void snapshotAndRestore_keepsPendingInvocationBufferAndProgress() throws Exception {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30));
         harness.processWatermark(20);
         var snapshot = harness.snapshot(1, 1);
@@ -252,13 +252,16 @@ class PairCompletionsFunctionTest {
         harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
         harness.initializeState(snapshot);
         harness.open();
-        send(ok("a", 1, 1, 30)); // re-sent after the restart: still a duplicate
+        // Re-sent after the restart: the completion was still buffered, the invocation had been
+        // released (known from the restored progress alone); both are duplicates.
+        send(ok("a", 1, 1, 30), invoke("a", 0, 1, 10));
         harness.processWatermark(40);
         List<HistoryEvent> all = new java.util.ArrayList<>(beforeRestore);
         all.addAll(harness.extractOutputValues());
         List<CompletedTxn> pairs = CompletedTxn.pairs(all);
         assertEquals(1, pairs.size());
         assertEquals(0, pairs.get(0).invocation().sequence());
-        assertEquals(1, function.duplicatesDropped());
+        assertEquals(2, function.duplicatesDropped());
+        assertTrue(lateEvents().isEmpty());
     }
 }
