@@ -42,6 +42,11 @@ public final class AtomTable {
         return fresh;
     }
 
+    /** How many distinct strings the table holds; 0 means every atom it has handed out is an integer. */
+    public int stringCount() {
+        return strings.size();
+    }
+
     /** True when the atom stands for a string of this table. */
     public static boolean isString(long atom) {
         return atom >= STRING_BASE && atom < STRING_LIMIT;

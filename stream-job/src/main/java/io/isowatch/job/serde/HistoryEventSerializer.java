@@ -100,7 +100,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         source.readFully(bytes);
         try {
             HistoryEvent event = decoder().decode(bytes);
-            if (!JobAtoms.hasStrings(event.op())) {
+            if (decoder.atoms().stringCount() == 0) { // integers only: nothing to re-code, no scan needed
                 return event;
             }
             Op op = JobAtoms.intern(event.op(), decoder.atoms());

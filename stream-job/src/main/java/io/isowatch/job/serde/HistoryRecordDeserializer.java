@@ -102,7 +102,7 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             if (op.time() < 0) {
                 return deadLetter(record, "field \"time\": missing; the job needs it for event time");
             }
-            if (JobAtoms.hasStrings(op)) {
+            if (scratch.stringCount() > 0) { // else the op holds integers only: no scan needed
                 op = JobAtoms.intern(op, scratch);
                 scratch = null; // start afresh so the per-record scratch table never grows
             }
