@@ -36,7 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * anomalies are the injected stale reads.
  *
  * <p><b>Rate.</b> Transactions (completions) are sent so that after {@code t} seconds about
- * {@code rate × t} have gone; a rate of 0 sends as fast as the producer accepts (its buffer
+ * {@code rate × t} have gone, except that arrears of more than one second's worth (a slow
+ * start, a pause) are forgiven rather than made up by a burst, so a measurement window sees the
+ * requested rate; a rate of 0 sends as fast as the producer accepts (its buffer
  * blocks {@code send} once Kafka falls behind). The producer is idempotent with
  * {@code acks=all} and lz4, like the shipper's.
  */
@@ -123,8 +125,16 @@ final class HistoryFeeder implements AutoCloseable {
         try {
             while (running) {
                 if (rate > 0) {
-                    long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
-                    if (transactions.get() >= due) {
+                    long now = System.nanoTime();
+                    long due = (long) ((now - start) / 1e9 * rate);
+                    long sent = transactions.get();
+                    if (due - sent > rate) {
+                        // More than a second behind (start-up, a pause): forgive the arrears beyond
+                        // one second instead of bursting above the rate for the rest of the run.
+                        start = now - (long) ((sent + rate) * 1e9 / rate);
+                        due = sent + rate;
+                    }
+                    if (sent >= due) {
                         LockSupport.parkNanos(100_000);
                         continue;
                     }
