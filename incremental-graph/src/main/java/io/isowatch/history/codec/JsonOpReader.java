@@ -167,11 +167,19 @@ final class JsonOpReader implements OpSource {
     private void readIdentity(String name, JsonToken t) throws IOException {
         if (identity != null) {
             if (name.equals("agent")) {
-                identity.agent(t == JsonToken.VALUE_STRING ? parser.getText() : null, describe(t));
+                if (t == JsonToken.VALUE_STRING) {
+                    identity.agent(parser.getText());
+                } else {
+                    identity.badAgent(describe(t));
+                }
             } else {
-                boolean valid = t == JsonToken.VALUE_NUMBER_INT
-                        && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER && parser.getLongValue() >= 0;
-                identity.seq(valid ? parser.getLongValue() : -1, describe(t));
+                long seq = t == JsonToken.VALUE_NUMBER_INT
+                        && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER ? parser.getLongValue() : -1;
+                if (seq >= 0) {
+                    identity.seq(seq);
+                } else {
+                    identity.badSeq(describe(t));
+                }
             }
         }
         parser.skipChildren();

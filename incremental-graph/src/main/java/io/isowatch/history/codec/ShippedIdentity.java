@@ -7,36 +7,56 @@ package io.isowatch.history.codec;
  * and nothing here is validated; the caller decides what a missing field or a wrong type means.
  *
  * <p>Filled by {@link HistoryReader#ofJson(String, byte[], io.isowatch.history.AtomTable, ShippedIdentity)}
- * for the last op map read, cleared at the start of each. Reused from record to record; not
- * thread-safe.
+ * for the last op map read, cleared at the start of each. Only a value of the wrong kind is kept
+ * as text when read; the text of a good value is made when asked for, so a well-formed record
+ * costs no strings beyond the agent id. Reused from record to record; not thread-safe.
  */
 public final class ShippedIdentity {
 
-    private String agentText;
+    private boolean hasAgent;
     private String agent;
-    private String seqText;
-    private long seq;
+    private String badAgentText;
+    private boolean hasSeq;
+    private long seq = -1;
+    private String badSeqText;
 
     void clear() {
-        agentText = null;
+        hasAgent = false;
         agent = null;
-        seqText = null;
+        badAgentText = null;
+        hasSeq = false;
         seq = -1;
+        badSeqText = null;
     }
 
-    void agent(String value, String text) {
+    void agent(String value) {
+        hasAgent = true;
         agent = value;
-        agentText = text;
     }
 
-    void seq(long value, String text) {
+    void badAgent(String text) {
+        hasAgent = true;
+        badAgentText = text;
+    }
+
+    void seq(long value) {
+        hasSeq = true;
         seq = value;
-        seqText = text;
     }
 
-    /** The {@code agent} field as written (a string quoted), or null when the op map has none. */
+    void badSeq(String text) {
+        hasSeq = true;
+        badSeqText = text;
+    }
+
+    /** True when the op map has an {@code agent} field, of whatever kind. */
+    public boolean hasAgent() {
+        return hasAgent;
+    }
+
+    /** The {@code agent} field as a message shows it (a string quoted), or null when the op map has none. */
     public String agentText() {
-        return agentText;
+        return agent != null ? CodecMessages.quote(agent) : badAgentText;
     }
 
     /** The {@code agent} field's string, or null when it is absent or not a string. */
@@ -44,9 +64,14 @@ public final class ShippedIdentity {
         return agent;
     }
 
+    /** True when the op map has a {@code seq} field, of whatever kind. */
+    public boolean hasSeq() {
+        return hasSeq;
+    }
+
     /** The {@code seq} field as written, or null when the op map has none. */
     public String seqText() {
-        return seqText;
+        return seq >= 0 ? Long.toString(seq) : badSeqText;
     }
 
     /** The {@code seq} field's value, or -1 when it is absent or not an integer in 0..2^63-1. */

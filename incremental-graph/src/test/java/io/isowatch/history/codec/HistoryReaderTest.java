@@ -28,6 +28,7 @@ import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,6 +108,7 @@ class HistoryReaderTest {
         try (HistoryReader reader = HistoryReader.ofJson("t-0@1", bytes(json), atoms)) {
             assertEquals(reader.next(), withIdentity);
         }
+        assertTrue(identity.hasAgent() && identity.hasSeq());
         assertEquals("a1", identity.agent());
         assertEquals("\"a1\"", identity.agentText());
         assertEquals(42, identity.seq());
@@ -126,6 +128,7 @@ class HistoryReaderTest {
                 bytes("{\"index\":5,\"time\":140,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[]}"), atoms, identity)) {
             assertEquals(5, reader.next().index());
         }
+        assertFalse(identity.hasAgent() || identity.hasSeq());
         assertNull(identity.agentText());
         assertNull(identity.seqText());
         assertEquals(-1, identity.seq());

@@ -164,7 +164,9 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
                 pendingInvocation.update(r.pending);
             }
             progress.update(r.progress);
-            releasedUpTo.put(copy(key), r.progress.lastSequence());
+            if (releasedUpTo.replace(key, r.progress.lastSequence()) == null) {
+                releasedUpTo.put(copy(key), r.progress.lastSequence()); // a key object is copied once, not per release
+            }
             // Expiry timers are not moved (deleting the old one needed a scan of the buffer): a
             // stale one fires and finds the progress newer. Rounding up to a sixteenth of the
             // retention keeps them to about sixteen per key, whatever the release rate.

@@ -127,7 +127,7 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
 
     /** The op map's {@code agent} field, else the {@code agent} header. */
     private String agent(ConsumerRecord<byte[], byte[]> record) {
-        if (shipped.agentText() != null) {
+        if (shipped.hasAgent()) {
             if (shipped.agent() == null) {
                 throw new Malformed("field \"agent\": expected a string (the agent id), got " + shipped.agentText());
             }
@@ -142,7 +142,7 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
 
     /** The op map's {@code seq} field, else the {@code seq} header. */
     private long seq(ConsumerRecord<byte[], byte[]> record) {
-        if (shipped.seqText() != null) {
+        if (shipped.hasSeq()) {
             if (shipped.seq() < 0) {
                 throw new Malformed("field \"seq\": expected a non-negative integer, got " + shipped.seqText());
             }
