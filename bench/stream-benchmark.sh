@@ -4,9 +4,11 @@
 # generator feeding the history topic, all in one JVM. Usage:
 #   bench/stream-benchmark.sh [key=value ...]
 #     mode=throughput rate=50000 warmup=30 duration=60     (rate=0: as fast as the producer goes)
+#     ramp=60: the rate climbs linearly from 0 over the first 60 s (part of the warm-up)
 #     mode=soak rate=10000 duration=1800 sample=60
 #   other keys: agents clients keys stale partitions parallelism ooo checkpoint backend models
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
+#   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION
 # Build first (own build dir, so concurrent builds do not clash):
 #   ./mvnw -B -ntp -o install -DskipTests -pl incremental-graph,testkit,agent,sinks,stream-job -Diw.target=target-bench
 #   ./mvnw -B -ntp -o clean package -pl bench -Diw.target=target-bench

@@ -38,8 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Rate.</b> Transactions (completions) are sent so that after {@code t} seconds about
  * {@code rate × t} have gone, except that arrears of more than one second's worth (a slow
  * start, a pause) are forgiven rather than made up by a burst, so a measurement window sees the
- * requested rate; a rate of 0 sends as fast as the producer accepts (its buffer
- * blocks {@code send} once Kafka falls behind). The producer is idempotent with
+ * requested rate. An optional ramp climbs linearly from zero to the rate first, so a job starts
+ * the way a deployment meets growing traffic rather than cold at full load. A rate of 0 sends
+ * as fast as the producer accepts (its buffer blocks {@code send} once Kafka falls behind). The producer is idempotent with
  * {@code acks=all} and lz4, like the shipper's.
  */
 final class HistoryFeeder implements AutoCloseable {
@@ -50,6 +51,7 @@ final class HistoryFeeder implements AutoCloseable {
     private final String[] agents;
     private final long[] lastTime;
     private final long rate;
+    private final double rampSeconds;
     private final Thread thread;
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong transactions = new AtomicLong();
@@ -61,9 +63,11 @@ final class HistoryFeeder implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Throwable failure;
 
-    HistoryFeeder(String bootstrapServers, String topic, int agentCount, GeneratorOptions options, long rate) {
+    HistoryFeeder(String bootstrapServers, String topic, int agentCount, GeneratorOptions options, long rate,
+                  Duration ramp) {
         this.topic = topic;
         this.rate = rate;
+        this.rampSeconds = ramp.toMillis() / 1e3;
         this.generators = new ListAppendGenerator[agentCount];
         this.agents = new String[agentCount];
         this.lastTime = new long[agentCount];
@@ -121,17 +125,17 @@ final class HistoryFeeder implements AutoCloseable {
             }
         };
         long start = System.nanoTime();
+        long forgiven = 0;
         int next = 0;
         try {
             while (running) {
                 if (rate > 0) {
-                    long now = System.nanoTime();
-                    long due = (long) ((now - start) / 1e9 * rate);
+                    long due = (long) (rate * rampedSeconds((System.nanoTime() - start) / 1e9)) - forgiven;
                     long sent = transactions.get();
                     if (due - sent > rate) {
                         // More than a second behind (start-up, a pause): forgive the arrears beyond
                         // one second instead of bursting above the rate for the rest of the run.
-                        start = now - (long) ((sent + rate) * 1e9 / rate);
+                        forgiven += due - sent - rate;
                         due = sent + rate;
                     }
                     if (sent >= due) {
@@ -162,6 +166,14 @@ final class HistoryFeeder implements AutoCloseable {
                 failure = e;
             }
         }
+    }
+
+    /**
+     * Seconds' worth of the target rate due after {@code t} seconds: the rate climbs linearly
+     * from zero over the ramp, then holds.
+     */
+    private double rampedSeconds(double t) {
+        return t < rampSeconds ? t * t / (2 * rampSeconds) : t - rampSeconds / 2;
     }
 
     /** Stops sending and flushes what the producer holds. */

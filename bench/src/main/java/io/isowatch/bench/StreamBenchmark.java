@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,12 +54,15 @@ import java.util.concurrent.TimeUnit;
 public final class StreamBenchmark {
 
     static final Map<String, String> DEFAULTS = defaults();
+    /** Arguments {@code flink.<key>=<value>} set {@code <key>} in the job's Flink configuration. */
+    static final String FLINK_PREFIX = "flink.";
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("mode", "throughput");     // throughput or soak
         d.put("rate", "");               // txn/s; throughput: 50000, soak: 10000; 0 = unlimited
         d.put("warmup", "30");           // s, throughput mode
+        d.put("ramp", "0");              // s at the start in which the rate climbs linearly from 0
         d.put("duration", "");           // s; throughput: 60, soak: 1800
         d.put("sample", "");             // s between lines; throughput: 5, soak: 60
         d.put("agents", "2");            // histories fed in parallel
@@ -69,6 +73,7 @@ public final class StreamBenchmark {
         d.put("parallelism", "2");
         d.put("ooo", "5s");              // max-out-of-orderness
         d.put("checkpoint", "10s");
+        d.put("retention", "60s");       // the job's history-retention
         d.put("backend", "rocksdb");
         d.put("incremental", "");        // true/false: incremental RocksDB checkpoints; empty = the job's default
         d.put("models", "strict-serializable");
@@ -86,9 +91,9 @@ public final class StreamBenchmark {
         Map<String, String> o = new LinkedHashMap<>(DEFAULTS);
         for (String a : args) {
             String[] kv = a.split("=", 2);
-            if (kv.length != 2 || !o.containsKey(kv[0])) {
+            if (kv.length != 2 || !(o.containsKey(kv[0]) || kv[0].startsWith(FLINK_PREFIX))) {
                 throw new IllegalArgumentException("unknown argument " + a + "; expected key=value with key in "
-                        + o.keySet());
+                        + o.keySet() + " or " + FLINK_PREFIX + "<a Flink configuration key>");
             }
             o.put(kv[0], kv[1]);
         }
@@ -107,6 +112,17 @@ public final class StreamBenchmark {
         System.out.println("# options " + o);
         new StreamBenchmark().run(o, soak);
         System.exit(0); // the broker's and Flink's non-daemon threads
+    }
+
+    /** The {@code flink.<key>=<value>} arguments as Flink configuration (RocksDB tuning, say). */
+    private static Configuration flinkSettings(Map<String, String> o) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        o.forEach((key, value) -> {
+            if (key.startsWith(FLINK_PREFIX)) {
+                settings.put(key.substring(FLINK_PREFIX.length()), value);
+            }
+        });
+        return Configuration.fromMap(settings);
     }
 
     private static void fill(Map<String, String> o, String key, String value) {
@@ -134,6 +150,7 @@ public final class StreamBenchmark {
                 JobOptions.PARALLELISM, o.get("parallelism"),
                 JobOptions.MAX_OUT_OF_ORDERNESS, o.get("ooo"),
                 JobOptions.CHECKPOINT_INTERVAL, o.get("checkpoint"),
+                JobOptions.HISTORY_RETENTION, o.get("retention"),
                 JobOptions.STATE_BACKEND, o.get("backend"),
                 JobOptions.CONSISTENCY_MODELS, o.get("models")));
         Configuration conf = CheckerJob.flinkConfiguration(options);
@@ -145,6 +162,7 @@ public final class StreamBenchmark {
             conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, Boolean.parseBoolean(o.get("incremental")));
         }
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
+        conf.addAll(flinkSettings(o));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
                 JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()));
@@ -159,7 +177,7 @@ public final class StreamBenchmark {
                 .withStaleReadRate(Double.parseDouble(o.get("stale")));
         long rate = Long.parseLong(o.get("rate"));
         HistoryFeeder feeder = new HistoryFeeder(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("agents")),
-                generator, rate);
+                generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))));
         Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
                 Boolean.parseBoolean(o.get("fullgc")), soak);
         feeder.start();
