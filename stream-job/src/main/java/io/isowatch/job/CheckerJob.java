@@ -6,7 +6,6 @@ import io.isowatch.job.operators.AgentHistoryKey;
 import io.isowatch.job.operators.CheckTransactionsFunction;
 import io.isowatch.job.operators.EventTime;
 import io.isowatch.job.operators.PairCompletionsFunction;
-import io.isowatch.job.operators.ProcessKeySelector;
 import io.isowatch.job.operators.SplitDeadLettersFunction;
 
 import io.isowatch.job.serde.HistoryRecordDeserializer;
@@ -179,8 +178,10 @@ public final class CheckerJob {
                 .name(OperatorIds.SPLIT_DEAD_LETTERS_NAME)
                 .uid(OperatorIds.SPLIT_DEAD_LETTERS_UID);
 
+        // Keyed by history, not by process: only the agent's whole numbering shows that nothing
+        // is missing before an event, which lets it leave without waiting for the watermark.
         SingleOutputStreamOperator<HistoryEvent> paired = events
-                .keyBy(new ProcessKeySelector(), JobTypes.PROCESS_KEY)
+                .keyBy(new AgentHistoryKey(), Types.STRING)
                 .process(new PairCompletionsFunction(options.dedupeRetention()), JobTypes.HISTORY_EVENT)
                 .name(OperatorIds.PAIR_COMPLETIONS_NAME)
                 .uid(OperatorIds.PAIR_COMPLETIONS_UID);

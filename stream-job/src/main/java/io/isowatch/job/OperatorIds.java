@@ -14,7 +14,14 @@ public final class OperatorIds {
     public static final String SPLIT_DEAD_LETTERS_UID = "split-dead-letters";
 
     public static final String PAIR_COMPLETIONS_NAME = "dedupe and pair completions";
-    public static final String PAIR_COMPLETIONS_UID = "pair-completions";
+    /**
+     * Keyed by agent. Earlier versions keyed this stage by (agent, process) under the uid
+     * {@value #PAIR_COMPLETIONS_BY_PROCESS_UID}; a key type cannot change under one uid (Flink
+     * refuses the old key serializer), so the stage took a new one: see docs/state.md, "Upgrading".
+     */
+    public static final String PAIR_COMPLETIONS_UID = "pair-completions-by-agent";
+    /** The uid of the stage keyed by (agent, process) in earlier versions; nothing uses it now. */
+    public static final String PAIR_COMPLETIONS_BY_PROCESS_UID = "pair-completions";
 
     public static final String PAIRED_EVENTS_SINK_NAME = "paired events sink";
     public static final String PAIRED_EVENTS_SINK_UID = "paired-events-sink";

@@ -23,6 +23,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -52,13 +53,15 @@ import java.util.function.BiConsumer;
  * and stamps them from one clock, which is the order the checker needs. Histories of different
  * agents are checked apart, in parallel; the stages before this one scale out by process.
  *
- * <p><b>Order.</b> Stage 1 emits each event once the watermark has passed it, before forwarding
- * that watermark, so when this operator's watermark reaches {@code W} it has every event with a
- * time up to {@code W}. Events wait in {@value #PENDING_EVENTS} until then and enter the checker
+ * <p><b>Order.</b> Stage 1 emits a history's events in sequence order, each run as soon as it
+ * is contiguous and the rest once the watermark passes them, before forwarding that watermark.
+ * Events wait in {@value #PENDING_EVENTS} and enter the checker by the same rules
+ * ({@link ReleaseOrder}: a contiguous run after a linger of {@value #LINGER_MILLIS} ms, which
+ * makes one {@value #CHECKED_BATCHES} entry of it; anything else when the watermark passes it),
  * in index order: the recorder's own order, whatever the arrival order and the upstream
  * parallelism. (An event whose time runs behind a lower index already checked breaks that
- * order; the checker rejects it to the dead letters.) An event already behind the watermark (which stage 1
- * prevents) goes to {@link #LATE_EVENTS}, counted.
+ * order; the checker rejects it to the dead letters.) An event already behind the watermark
+ * (which stage 1 prevents) goes to {@link #LATE_EVENTS}, counted.
  *
  * <p><b>State and recovery.</b> The checker lives on the heap; what it has seen is kept in
  * {@value #CHECKED_BATCHES}, one entry per release, numbered. After a restore the first timer or
@@ -100,6 +103,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String SUCCESSOR_FROM_BATCH = "successor-from-batch";
     /** The watermark of the last rotation, so a restored history rotates when it would have. */
     public static final String LAST_ROTATION = "last-rotation";
+
+    /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
+    public static final long LINGER_MILLIS = PairCompletionsFunction.LINGER_MILLIS;
 
     /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
     public static final OutputTag<Tuple2<String, String>> VERDICTS =
@@ -201,8 +207,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         /** The batches the state holds, oldest first: (number, events, invocations). */
         final ArrayDeque<long[]> batches = new ArrayDeque<>();
         long nextBatch;
-        long releasedUpTo = Long.MIN_VALUE;
         long lastRotation = Long.MIN_VALUE;
+        /** The highest sequence fed; where the contiguous rule resumes after a restore. */
+        long lastSequence = ReleaseOrder.NONE;
         long retainedEvents;
         boolean endTimerRegistered;
         /**
@@ -210,11 +217,14 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          * which times do not decrease), so a release takes events from the head.
          */
         final TreeMap<Long, HistoryEvent> waiting;
+        /** Which waiting events may enter the checkers now. */
+        final ReleaseOrder order;
 
         /** @param currentFrom the current checker's first batch, also the next batch it is fed */
         Live(String history, long currentFrom) {
             this.history = history;
             this.waiting = waitingEvents.of(history);
+            this.order = new ReleaseOrder(waiting);
             this.size = metrics.history(history);
             this.current = new Generation(currentFrom, this::found);
             this.nextBatch = currentFrom;
@@ -279,6 +289,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 if (e.op().type() == OpType.INVOKE) {
                     invocations++;
                 }
+                lastSequence = Math.max(lastSequence, e.sequence());
             }
             batches.addLast(new long[] {number, batch.size(), invocations});
             retainedEvents += batch.size();
@@ -325,8 +336,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             return;
         }
         Live history = history(ctx.getCurrentKey());
-        history.waiting.put(event.sequence(), event);
-        ctx.timerService().registerEventTimeTimer(ts);
+        if (history.order.add(event)) {
+            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + LINGER_MILLIS);
+        }
+        registerFallback(history, ctx);
         if (!history.endTimerRegistered) {
             // Fires only when a bounded input ends; once per checker, not per event.
             ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -334,39 +347,47 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
     }
 
+    private static void registerFallback(Live history, Context ctx) {
+        long at = history.order.fallbackTimer();
+        if (at != ReleaseOrder.NONE) {
+            ctx.timerService().registerEventTimeTimer(at);
+        }
+    }
+
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        if (history.lastRotation == Long.MIN_VALUE) {
-            history.lastRotation = watermark; // retention counts from the first release
+        List<HistoryEvent> batch;
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            batch = history.order.takeContiguous();
+        } else {
+            history.order.fired(timestamp);
+            batch = history.order.takeDue(watermark);
+            batch.addAll(history.order.takeContiguous());
+        }
+        if (watermark != Long.MIN_VALUE && history.lastRotation == Long.MIN_VALUE) {
+            history.lastRotation = watermark; // retention counts from the first release under a watermark
             lastRotation.update(watermark);
         }
-        if (watermark > history.releasedUpTo) {
-            // The first timer of a watermark advance releases everything the advance covers; the
-            // others of the same advance find nothing left.
-            history.releasedUpTo = watermark;
-            release(history, watermark, ctx, out);
-            // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never rotates.
-            if (retentionMillis > 0 && watermark != Long.MAX_VALUE
-                    && watermark - history.lastRotation >= retentionMillis) {
-                rotate(history, watermark);
-            }
+        release(history, batch, ctx, out);
+        // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never rotates.
+        if (retentionMillis > 0 && history.lastRotation != Long.MIN_VALUE && watermark != Long.MAX_VALUE
+                && watermark - history.lastRotation >= retentionMillis) {
+            rotate(history, watermark);
         }
-        if (timestamp == Long.MAX_VALUE) {
+        if (timestamp == Long.MAX_VALUE && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
             emitVerdict(history.current.checker, ctx, out);
             live.remove(ctx.getCurrentKey());
             waitingEvents.remove(ctx.getCurrentKey());
             history.size.clear();
+            return;
         }
+        registerFallback(history, ctx);
     }
 
-    private void release(Live history, long watermark, OnTimerContext ctx, Collector<Alert> out)
+    private void release(Live history, List<HistoryEvent> batch, OnTimerContext ctx, Collector<Alert> out)
             throws Exception {
-        List<HistoryEvent> batch = new ArrayList<>();
-        while (!history.waiting.isEmpty() && EventTime.of(history.waiting.firstEntry().getValue()) <= watermark) {
-            batch.add(history.waiting.pollFirstEntry().getValue());
-        }
         if (batch.isEmpty()) {
             return;
         }
@@ -419,6 +440,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             h.startSuccessor(); // started at the last rotation, no batch released since
         }
         h.lastRotation = lastRotation.value() == null ? Long.MIN_VALUE : lastRotation.value();
+        if (h.lastSequence != ReleaseOrder.NONE) {
+            h.order.resumeAt(h.lastSequence + 1);
+        }
         metrics.restored(next - from);
         live.put(key, h);
         return h;

@@ -8,13 +8,15 @@ import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
 
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -23,52 +25,62 @@ import org.apache.flink.util.OutputTag;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Stage 1 of the checker: per (agent, process), drops re-sent events, puts events back in the
- * agent's order, and pairs each completion with its invocation. Its output is the process's
- * events that passed: each invocation as the watermark passes it, then its completion. Emitting
- * the invocation without waiting for its completion lets the checker place it exactly in time
- * (realtime order needs to know which transactions were open when another completed).
+ * Stage 1 of the checker: per agent (one history), drops re-sent events, puts events back in the
+ * agent's order, and pairs each completion with its invocation in the same process. Its output
+ * is the history's events that passed, in sequence order: each invocation as it is released,
+ * then its completion. Emitting the invocation without waiting for its completion lets the
+ * checker place it exactly in time (realtime order needs to know which transactions were open
+ * when another completed).
  *
- * <p><b>Order.</b> Events wait in {@value #BUFFERED_EVENTS} until the watermark passes their
- * event time, then are released in sequence order (the agent's own order, exact within a
- * process). So any arrival order within {@code max-out-of-orderness} gives the same pairs. An
- * event whose time is already behind the watermark when it arrives is late: it goes to
+ * <p><b>Order and release.</b> Events wait in {@value #BUFFERED_EVENTS} and leave in sequence
+ * order by the rules of {@link ReleaseOrder}: at once (after a linger of {@value #LINGER_MILLIS}
+ * ms that groups state writes) when they continue the agent's dense numbering without a gap, and
+ * otherwise when the watermark passes their time. So any arrival order within
+ * {@code max-out-of-orderness} gives the same pairs, and an in-order stream is checked without
+ * waiting for the bound. An event whose time is already behind the watermark when it arrives,
+ * or whose sequence a release has already passed over, is late: it goes to
  * {@link #LATE_EVENTS} and is counted, never dropped silently.
  *
  * <p><b>Duplicates.</b> {@code (agent, sequence)} identifies an event. A copy of an event still
- * buffered, or at or below the highest sequence released ({@value #PROCESS_PROGRESS}), is
- * dropped and counted. Once the progress state expires ({@code dedupe-retention} of event time
- * after the process's last transaction), a very late copy is reported as late instead, which is
- * still visible.
+ * buffered, or at or below the highest sequence released in its process
+ * ({@value #PROCESS_PROGRESS}), is dropped and counted. Once a process's progress expires
+ * ({@code dedupe-retention} of event time after its last transaction), a very late copy is
+ * reported as late instead, which is still visible.
  *
  * <p><b>Protocol faults</b> go to {@link #DEAD_LETTERS} with a message, are counted, and never
  * throw: a completion without a pending invocation (dropped), an invocation while another is
  * pending (the new one is dropped; the first one stays and pairs with the next completion), an
  * invocation after an info completion (dropped; Jepsen retires a process after info).
  *
- * <p><b>State</b> (see docs/state.md): every state is empty again once the process's last
- * transaction has completed and {@code dedupe-retention} has passed in event time. Cost per
- * event: O(log n) on the key's heap buffer and a heap lookup of the released sequence; the
- * progress and the pending invocation are read and written once per release, not per event.
+ * <p><b>State</b> (see docs/state.md): per agent, a process's pending invocation and progress
+ * (maps by process) and the next sequence; a process's entries go once its last transaction has
+ * completed and {@code dedupe-retention} has passed in event time, the agent's once no process
+ * is left. Cost per event: O(log n) on the agent's heap buffer and a heap lookup of the
+ * process's released sequence; state is read and written once per release and process, not
+ * per event.
  */
-public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<String, Long>, HistoryEvent, HistoryEvent>
+public final class PairCompletionsFunction extends KeyedProcessFunction<String, HistoryEvent, HistoryEvent>
         implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
-    /** Events waiting for the watermark, a list per process (operator state, written at checkpoints; {@link WaitingEvents}). */
+    /** Events waiting for release, a list per agent (operator state, written at checkpoints; {@link WaitingEvents}). */
     public static final String BUFFERED_EVENTS = "buffered-event-queues";
-    /** The same with one element per event, as earlier versions wrote it; read on restore. */
-    static final String BUFFERED_EVENTS_LEGACY = "buffered-events";
-    /** The invocation waiting for its completion. Cleared when the completion is released. */
-    public static final String PENDING_INVOCATION = "pending-invocation";
-    /** {@link ProcessProgress}: highest released sequence, retirement. Cleared by timer after retention. */
-    public static final String PROCESS_PROGRESS = "process-progress";
+    /** Per process, the invocation waiting for its completion. Removed when the completion is released. */
+    public static final String PENDING_INVOCATION = "pending-invocations";
+    /** Per process, {@link ProcessProgress}: highest released sequence, retirement. Removed by timer after retention. */
+    public static final String PROCESS_PROGRESS = "process-progresses";
+    /** The agent's next sequence: the release after it takes the contiguous rule. Absent until the first release. */
+    public static final String NEXT_SEQUENCE = "next-sequence";
+
+    /** Processing time a contiguous run waits before it leaves, so a release writes state for many events. */
+    public static final long LINGER_MILLIS = 50;
 
     /** Protocol faults (orphan completion, double invocation, reuse after info). */
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", JobTypes.DEAD_LETTER);
@@ -82,16 +94,13 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     private final long retentionMillis;
 
-    /** Per key, the events waiting for the watermark, in sequence order, on the heap. */
-    private transient WaitingEvents<Tuple2<String, Long>> buffered;
-    private transient ValueState<HistoryEvent> pendingInvocation;
-    private transient ValueState<ProcessProgress> progress;
-    /**
-     * Per key, the highest released sequence: {@link #progress} mirrored on the heap so the
-     * duplicate check costs no state read per event. Filled on first use (after a restore too),
-     * kept in step wherever the progress is written, dropped with it.
-     */
-    private transient Map<Tuple2<String, Long>, Long> releasedUpTo;
+    /** Per agent, the events waiting for release, in sequence order, on the heap. */
+    private transient WaitingEvents<String> buffered;
+    private transient MapState<Long, HistoryEvent> pendingInvocations;
+    private transient MapState<Long, ProcessProgress> progress;
+    private transient ValueState<Long> nextSequence;
+    /** The heap side of each agent this task has seen since it started: release order, released sequences. */
+    private transient Map<String, Agent> agents;
 
     private transient Counter duplicates;
     private transient Counter late;
@@ -105,7 +114,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        buffered = new WaitingEvents<>(BUFFERED_EVENTS, BUFFERED_EVENTS_LEGACY, new ProcessKeySelector(), PairCompletionsFunction::copy);
+        buffered = new WaitingEvents<>(BUFFERED_EVENTS, null, new AgentHistoryKey(), key -> key);
         buffered.initialize(context, getRuntimeContext().getTaskInfo());
     }
 
@@ -116,92 +125,160 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<Tuple2<S
 
     @Override
     public void open(OpenContext openContext) {
-        pendingInvocation = getRuntimeContext().getState(
-                new ValueStateDescriptor<>(PENDING_INVOCATION, JobTypes.HISTORY_EVENT));
-        progress = getRuntimeContext().getState(
-                new ValueStateDescriptor<>(PROCESS_PROGRESS, JobTypes.PROCESS_PROGRESS));
+        pendingInvocations = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(PENDING_INVOCATION, Types.LONG, JobTypes.HISTORY_EVENT));
+        progress = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(PROCESS_PROGRESS, Types.LONG, JobTypes.PROCESS_PROGRESS));
+        nextSequence = getRuntimeContext().getState(new ValueStateDescriptor<>(NEXT_SEQUENCE, Types.LONG));
         duplicates = getRuntimeContext().getMetricGroup().counter(METRIC_DUPLICATES);
         late = getRuntimeContext().getMetricGroup().counter(METRIC_LATE);
         deadLetters = getRuntimeContext().getMetricGroup().counter(METRIC_DEAD_LETTERS);
         completed = getRuntimeContext().getMetricGroup().counter(METRIC_COMPLETED);
-        releasedUpTo = new HashMap<>();
+        agents = new HashMap<>();
+    }
+
+    /** One agent's heap side; rebuilt from state on first use after a restore. */
+    private static final class Agent {
+        final ReleaseOrder order;
+        /**
+         * Per process, the highest released sequence: {@link #progress} mirrored on the heap so
+         * the duplicate check costs no state read per event. Filled on first use, kept in step
+         * wherever the progress is written, dropped with it.
+         */
+        final Map<Long, Long> releasedUpTo = new HashMap<>();
+
+        Agent(ReleaseOrder order) {
+            this.order = order;
+        }
+    }
+
+    private Agent agent(String key) throws Exception {
+        Agent a = agents.get(key);
+        if (a == null) {
+            a = new Agent(new ReleaseOrder(buffered.of(key)));
+            Long next = nextSequence.value();
+            if (next != null) {
+                a.order.resumeAt(next);
+            }
+            agents.put(key, a);
+        }
+        return a;
     }
 
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<HistoryEvent> out) throws Exception {
-        Tuple2<String, Long> key = ctx.getCurrentKey();
-        TreeMap<Long, HistoryEvent> buffer = buffered.of(key);
-        if (event.sequence() <= releasedUpTo(key) || buffer.containsKey(event.sequence())) {
+        Agent a = agent(ctx.getCurrentKey());
+        if (event.sequence() <= releasedUpTo(a, event.op().process()) || a.order.isWaiting(event.sequence())) {
             duplicates.inc();
             return;
         }
-        long ts = EventTime.of(event);
-        if (ts <= ctx.timerService().currentWatermark()) {
+        if (a.order.isBehind(event.sequence()) || EventTime.of(event) <= ctx.timerService().currentWatermark()) {
             late.inc();
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        buffer.put(event.sequence(), event);
-        ctx.timerService().registerEventTimeTimer(ts);
+        if (a.order.add(event)) {
+            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + LINGER_MILLIS);
+        }
+        registerFallback(a, ctx);
+    }
+
+    private static void registerFallback(Agent a, Context ctx) {
+        long at = a.order.fallbackTimer();
+        if (at != ReleaseOrder.NONE) {
+            ctx.timerService().registerEventTimeTimer(at);
+        }
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
-        // A watermark advance fires one timer per distinct buffered time; the first releases all
-        // the advance covers, the others find nothing due at the head.
-        long watermark = Math.max(timestamp, ctx.timerService().currentWatermark());
-        Tuple2<String, Long> key = ctx.getCurrentKey();
-        TreeMap<Long, HistoryEvent> buffer = buffered.of(key);
-        ProcessProgress before = progress.value();
-        if (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
-            Released r = new Released(before, pendingInvocation.value());
-            while (!buffer.isEmpty() && EventTime.of(buffer.firstEntry().getValue()) <= watermark) {
-                release(buffer.pollFirstEntry().getValue(), r, ctx, out);
-            }
-            if (r.pending == null) {
-                pendingInvocation.clear();
-            } else {
-                pendingInvocation.update(r.pending);
-            }
-            progress.update(r.progress);
-            if (releasedUpTo.replace(key, r.progress.lastSequence()) == null) {
-                releasedUpTo.put(copy(key), r.progress.lastSequence()); // a key object is copied once, not per release
-            }
-            // Expiry timers are not moved (deleting the old one needed a scan of the buffer): a
-            // stale one fires and finds the progress newer. Rounding up to a sixteenth of the
-            // retention keeps them to about sixteen per key, whatever the release rate.
-            long newExpiry = expiry(r.progress.lastTimestamp());
-            ctx.timerService().registerEventTimeTimer(newExpiry);
-            return;
+        String key = ctx.getCurrentKey();
+        Agent a = agent(key);
+        List<HistoryEvent> released;
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            released = a.order.takeContiguous();
+        } else {
+            a.order.fired(timestamp);
+            released = a.order.takeDue(Math.max(timestamp, ctx.timerService().currentWatermark()));
+            released.addAll(a.order.takeContiguous());
         }
-        if (buffer.isEmpty() && before != null && pendingInvocation.value() == null
-                && timestamp >= expiry(before.lastTimestamp())) {
-            progress.clear();
-            releasedUpTo.remove(key);
+        if (!released.isEmpty()) {
+            release(a, released, ctx, out);
+        } else if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+            expire(key, a, timestamp);
+        }
+        registerFallback(a, ctx);
+    }
+
+    /** Pairs a run of events in sequence order, reading and writing each touched process's state once. */
+    private void release(Agent a, List<HistoryEvent> events, OnTimerContext ctx, Collector<HistoryEvent> out)
+            throws Exception {
+        Map<Long, Released> touched = new HashMap<>();
+        long latest = Long.MIN_VALUE;
+        for (HistoryEvent e : events) {
+            long process = e.op().process();
+            Released r = touched.get(process);
+            if (r == null) {
+                r = new Released(progress.get(process), pendingInvocations.get(process));
+                touched.put(process, r);
+            }
+            release(e, r, ctx, out);
+            latest = Math.max(latest, EventTime.of(e));
+        }
+        for (Map.Entry<Long, Released> t : touched.entrySet()) {
+            Released r = t.getValue();
+            if (r.pending == null) {
+                pendingInvocations.remove(t.getKey());
+            } else {
+                pendingInvocations.put(t.getKey(), r.pending);
+            }
+            progress.put(t.getKey(), r.progress);
+            a.releasedUpTo.put(t.getKey(), r.progress.lastSequence());
+        }
+        nextSequence.update(a.order.next());
+        // Expiry timers are not moved (deleting the old one needed to know it): a stale one fires
+        // and finds the progress newer. Rounding up to a sixteenth of the retention keeps them to
+        // about sixteen per agent, whatever the release rate.
+        ctx.timerService().registerEventTimeTimer(expiry(latest));
+    }
+
+    /** Drops the progress of processes quiet for the retention; the agent's state goes with its last process. */
+    private void expire(String key, Agent a, long timestamp) throws Exception {
+        List<Long> expired = new ArrayList<>();
+        boolean anyLeft = false;
+        for (Map.Entry<Long, ProcessProgress> p : progress.entries()) {
+            if (timestamp >= expiry(p.getValue().lastTimestamp()) && !pendingInvocations.contains(p.getKey())) {
+                expired.add(p.getKey());
+            } else {
+                anyLeft = true;
+            }
+        }
+        for (Long process : expired) {
+            progress.remove(process);
+            a.releasedUpTo.remove(process);
+        }
+        if (!anyLeft && a.order.isEmpty() && !expired.isEmpty()) {
+            nextSequence.clear();
+            agents.remove(key);
             buffered.remove(key);
         }
     }
 
-    /** The key's highest released sequence, -1 before its first release. */
-    private long releasedUpTo(Tuple2<String, Long> key) throws Exception {
-        Long upTo = releasedUpTo.get(key);
+    /** The process's highest released sequence, -1 before its first release. */
+    private long releasedUpTo(Agent a, long process) throws Exception {
+        Long upTo = a.releasedUpTo.get(process);
         if (upTo == null) {
-            ProcessProgress p = progress.value();
+            ProcessProgress p = progress.get(process);
             if (p == null) {
-                return -1; // not cached: a key that never releases must not stay in the map
+                return -1; // not cached: a process that never releases must not stay in the map
             }
             upTo = p.lastSequence();
-            releasedUpTo.put(copy(key), upTo);
+            a.releasedUpTo.put(process, upTo);
         }
         return upTo;
     }
 
-    /** Flink may reuse the key object it hands out; a key kept on the heap is a copy. */
-    private static Tuple2<String, Long> copy(Tuple2<String, Long> key) {
-        return Tuple2.of(key.f0, key.f1);
-    }
-
-    /** What releasing a run of events changes, written to state once at the end. */
+    /** What releasing a run of events changes in one process, written to state once at the end. */
     private static final class Released {
         ProcessProgress progress;
         HistoryEvent pending;

@@ -53,7 +53,7 @@ final class WaitingEvents<K> {
     /**
      * @param name the operator state's name (stable: it identifies the state in checkpoints)
      * @param legacyName the name under which earlier versions kept one element per event; read
-     *                   once on restore and cleared, so their savepoints lose nothing
+     *                   once on restore and cleared, so their savepoints lose nothing (null: none)
      * @param keys the operator's key selector, to route restored events to their key
      * @param copyKey copies a key before it is kept (Flink may reuse a mutable key object)
      */
@@ -77,7 +77,7 @@ final class WaitingEvents<K> {
             }
         }
         // Restored operator state stays registered, and is written again, until it is cleared.
-        if (store.getRegisteredStateNames().contains(legacyName)) {
+        if (legacyName != null && store.getRegisteredStateNames().contains(legacyName)) {
             ListState<HistoryEvent> legacy = store.getUnionListState(new ListStateDescriptor<>(legacyName, JobTypes.HISTORY_EVENT));
             for (HistoryEvent e : legacy.get()) {
                 restore(e, task);

@@ -6,8 +6,6 @@ import io.isowatch.job.operators.ProcessProgress;
 import io.isowatch.sinks.Alert;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.types.Either;
 
@@ -25,8 +23,6 @@ public final class JobTypes {
     /** What the source emits: a decoded event, or the dead letter of a record that was not one. */
     public static final TypeInformation<Either<DeadLetter, HistoryEvent>> DECODED =
             new EitherTypeInfo<>(DEAD_LETTER, HISTORY_EVENT);
-    /** The pairing key: (agent id, process). */
-    public static final TypeInformation<Tuple2<String, Long>> PROCESS_KEY = Types.TUPLE(Types.STRING, Types.LONG);
 
     private JobTypes() {
     }

@@ -6,7 +6,7 @@ import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.serde.JobTypes;
 
-import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -29,13 +29,13 @@ class PairCompletionsFunctionTest {
     private static final long RETENTION_MS = 1_000;
 
     private PairCompletionsFunction function;
-    private KeyedOneInputStreamOperatorTestHarness<Tuple2<String, Long>, HistoryEvent, HistoryEvent> harness;
+    private KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, HistoryEvent> harness;
 
     @BeforeEach
     void open() throws Exception {
         function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                new ProcessKeySelector(), JobTypes.PROCESS_KEY);
+                new AgentHistoryKey(), Types.STRING);
         harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
         harness.open();
     }
@@ -237,31 +237,74 @@ class PairCompletionsFunctionTest {
     }
 
     @Test
-    void snapshotAndRestore_keepsPendingInvocationBufferAndProgress() throws Exception {
-        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30));
+    void afterTheFirstRelease_aContiguousRunLeavesAfterTheLinger_withoutWaitingForTheWatermark() throws Exception {
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11));
+        harness.processWatermark(10);
+        assertEquals(List.of(0L, 1L), sequences(harness.extractOutputValues()), "run after the first release");
+        send(invoke("a", 2, 2, 1_000), invoke("a", 3, 1, 1_001), ok("a", 4, 2, 1_002));
+        assertEquals(2, harness.extractOutputValues().size(), "the run lingers first");
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), sequences(harness.extractOutputValues()),
+                "released with the watermark still at 10");
+        assertEquals(2, completed().size());
+    }
+
+    @Test
+    void aGap_holdsTheEventsAfterIt_untilTheWatermarkPassesThem() throws Exception {
+        send(invoke("a", 0, 1, 10));
+        harness.processWatermark(10);
+        send(ok("a", 2, 2, 30), invoke("a", 3, 3, 31), ok("a", 4, 3, 32)); // seq 1 is missing
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L), sequences(harness.extractOutputValues()), "nothing leaves across the gap");
+        harness.processWatermark(31);
+        // 2 is an orphan completion (its invocation, seq 1, never came); 3 and 4 pair.
+        assertEquals(List.of(0L, 3L, 4L), sequences(harness.extractOutputValues()));
+        assertEquals(List.of(DeadLetter.Kind.ORPHAN_COMPLETION), deadLetters().stream().map(DeadLetter::kind).toList());
+        // The contiguous rule resumes after what the watermark released...
+        send(ok("a", 5, 1, 40));
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 3L, 4L, 5L), sequences(harness.extractOutputValues()));
+        // ...and the skipped event, arriving now, is late, not released out of order.
+        HistoryEvent skipped = invoke("a", 1, 9, 20);
+        send(skipped);
+        assertEquals(List.of(skipped), lateEvents());
+        assertEquals(0, function.duplicatesDropped());
+    }
+
+    @Test
+    void snapshotAndRestore_keepsPendingInvocationBufferProgressAndNextSequence() throws Exception {
+        send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30), invoke("a", 3, 2, 35));
         harness.processWatermark(20);
         var snapshot = harness.snapshot(1, 1);
         List<HistoryEvent> beforeRestore = harness.extractOutputValues();
-        assertEquals(List.of(0L), beforeRestore.stream().map(HistoryEvent::sequence).toList(),
-                "the invocation leaves as the watermark passes it");
+        assertEquals(List.of(0L, 1L), sequences(beforeRestore),
+                "the invocation leaves as the watermark passes it, its completion with it (contiguous); 3 waits for 2");
         harness.close();
 
         function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
         harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                new ProcessKeySelector(), JobTypes.PROCESS_KEY);
+                new AgentHistoryKey(), Types.STRING);
         harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
         harness.initializeState(snapshot);
         harness.open();
-        // Re-sent after the restart: the completion was still buffered, the invocation had been
-        // released (known from the restored progress alone); both are duplicates.
-        send(ok("a", 1, 1, 30), invoke("a", 0, 1, 10));
-        harness.processWatermark(40);
+        // Re-sent after the restart: 0 and 1 had been released (known from the restored progress
+        // alone), 3 was still buffered; all three are duplicates.
+        send(ok("a", 1, 1, 30), invoke("a", 0, 1, 10), invoke("a", 3, 2, 35));
+        assertEquals(3, function.duplicatesDropped());
+        // The restored next sequence lets 2 and the buffered 3 leave without the watermark.
+        send(invoke("a", 2, 3, 32));
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(2L, 3L), sequences(harness.extractOutputValues()));
         List<HistoryEvent> all = new java.util.ArrayList<>(beforeRestore);
         all.addAll(harness.extractOutputValues());
         List<CompletedTxn> pairs = CompletedTxn.pairs(all);
         assertEquals(1, pairs.size());
         assertEquals(0, pairs.get(0).invocation().sequence());
-        assertEquals(2, function.duplicatesDropped());
         assertTrue(lateEvents().isEmpty());
+        assertTrue(deadLetters().isEmpty());
+    }
+
+    private static List<Long> sequences(List<HistoryEvent> events) {
+        return events.stream().map(HistoryEvent::sequence).toList();
     }
 }

@@ -1,0 +1,145 @@
+package io.isowatch.job.operators;
+
+import io.isowatch.history.HistoryEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Decides which of a history's waiting events may leave, in the agent's sequence order. Two rules,
+ * each safe on its own:
+ *
+ * <ul>
+ *   <li><b>Contiguous</b>: the agent numbers its events densely, so once the event after the last
+ *       one released has arrived, it and every waiting event that follows it without a gap can
+ *       leave at once: nothing can still come before them. This is what makes an alert follow its
+ *       evidence within milliseconds instead of after the out-of-orderness bound.</li>
+ *   <li><b>Due</b>: once the watermark passes an event's time, nothing earlier can arrive within
+ *       the bound, so the waiting events up to the watermark leave even across a gap (an event
+ *       that never comes: dropped upstream as a protocol fault, or lost); the contiguous rule
+ *       resumes after them. A history's first release is always of this kind, because where its
+ *       numbering starts is known only then (a job may join an agent mid-stream).</li>
+ * </ul>
+ *
+ * <p>Times follow sequence numbers within an agent (the recorder stamps both under one lock), so
+ * the head of the queue is also its earliest event and one event-time timer at the head's time
+ * is enough to release whatever waits: {@link #fallbackTimer} says when a new one is needed.
+ * Heap only; the queue itself is checkpointed by {@link WaitingEvents}, and the owner keeps the
+ * next sequence in state where a restore needs it.
+ */
+final class ReleaseOrder {
+
+    /** No sequence known yet, or no timer registered. */
+    static final long NONE = Long.MIN_VALUE;
+
+    private final TreeMap<Long, HistoryEvent> waiting;
+    private long next = NONE;
+    private long fallbackAt = NONE;
+    private boolean lingering;
+
+    /** @param waiting the history's waiting events by sequence, shared with {@link WaitingEvents} */
+    ReleaseOrder(TreeMap<Long, HistoryEvent> waiting) {
+        this.waiting = waiting;
+    }
+
+    /** The sequence the next contiguous event must carry; {@link #NONE} before the first release. */
+    long next() {
+        return next;
+    }
+
+    /** Sets the next sequence, as restored from state or rebuilt from a replay. */
+    void resumeAt(long nextSequence) {
+        this.next = nextSequence;
+    }
+
+    /** True if {@code sequence} was passed over by an earlier release (released, or skipped as a gap). */
+    boolean isBehind(long sequence) {
+        return next != NONE && sequence < next;
+    }
+
+    boolean isWaiting(long sequence) {
+        return waiting.containsKey(sequence);
+    }
+
+    /**
+     * Queues an event and says whether a contiguous run can now leave and no linger timer is
+     * pending yet: the caller then registers one, and calls {@link #takeContiguous} when it fires.
+     */
+    boolean add(HistoryEvent event) {
+        waiting.put(event.sequence(), event);
+        if (event.sequence() == next && !lingering) {
+            lingering = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** Removes and returns the run that starts at the next sequence, in order (maybe empty). */
+    List<HistoryEvent> takeContiguous() {
+        lingering = false;
+        List<HistoryEvent> run = new ArrayList<>();
+        while (next != NONE) {
+            HistoryEvent e = waiting.remove(next);
+            if (e == null) {
+                break;
+            }
+            run.add(e);
+            next++;
+        }
+        return run;
+    }
+
+    /**
+     * Removes and returns the events from the head whose time the watermark has passed, in
+     * sequence order, gaps and all; the next sequence moves past the last of them.
+     */
+    List<HistoryEvent> takeDue(long watermark) {
+        List<HistoryEvent> due = new ArrayList<>();
+        while (!waiting.isEmpty() && EventTime.of(waiting.firstEntry().getValue()) <= watermark) {
+            Map.Entry<Long, HistoryEvent> head = waiting.pollFirstEntry();
+            due.add(head.getValue());
+            next = Math.max(next, head.getKey() + 1);
+        }
+        // Events the watermark released may have closed the gap before a run already waiting.
+        return due;
+    }
+
+    /** True if a run can leave right now (after {@link #takeDue}, say). */
+    boolean hasContiguous() {
+        return next != NONE && waiting.containsKey(next);
+    }
+
+    /**
+     * The event time at which a fallback timer is needed so that every waiting event is released
+     * by the watermark at the latest, or {@link #NONE} if one is already registered at or before
+     * it (or nothing waits). The caller registers the returned time.
+     */
+    long fallbackTimer() {
+        if (waiting.isEmpty()) {
+            return NONE;
+        }
+        long head = EventTime.of(waiting.firstEntry().getValue());
+        if (fallbackAt != NONE && fallbackAt <= head) {
+            return NONE;
+        }
+        fallbackAt = head;
+        return head;
+    }
+
+    /** Tells that the event-time timer at {@code time} fired. */
+    void fired(long time) {
+        if (time >= fallbackAt) {
+            fallbackAt = NONE;
+        }
+    }
+
+    boolean isEmpty() {
+        return waiting.isEmpty();
+    }
+
+    int size() {
+        return waiting.size();
+    }
+}
