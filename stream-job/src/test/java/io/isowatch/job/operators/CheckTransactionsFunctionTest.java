@@ -115,6 +115,35 @@ class CheckTransactionsFunctionTest {
     }
 
     @Test
+    void contiguousEvents_areCheckedAfterTheLinger_soAlertsComeBeforeTheWatermark() throws Exception {
+        List<HistoryEvent> events = history(0.01, 1_000);
+        Set<String> atTheEnd = new HashSet<>();
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null, Duration.ZERO)) {
+            for (HistoryEvent e : events) {
+                h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            h.extractOutputValues().forEach(a -> atTheEnd.add(a.id()));
+        }
+        assertFalse(atTheEnd.isEmpty(), "stale reads make findings");
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null, Duration.ZERO)) {
+            h.processElement(new StreamRecord<>(events.get(0), EventTime.of(events.get(0))));
+            long watermark = EventTime.of(events.get(0));
+            h.processWatermark(watermark); // the first release tells where the numbering stands
+            for (int i = 1; i < events.size(); i++) {
+                h.processElement(new StreamRecord<>(events.get(i), EventTime.of(events.get(i))));
+                if (i % WATERMARK_EVERY == 0) {
+                    h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+                }
+            }
+            h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+            Set<String> beforeTheWatermark = new HashSet<>();
+            h.extractOutputValues().forEach(a -> beforeTheWatermark.add(a.id()));
+            assertEquals(atTheEnd, beforeTheWatermark, "every finding, with the watermark still at the first event");
+        }
+    }
+
+    @Test
     void waitingEvents_areOneStateElementPerHistory_andEarlierPerEventStateIsRestored() throws Exception {
         List<HistoryEvent> events = history(0, 100);
         // What earlier versions wrote: the same events, one union-state element each.
@@ -208,9 +237,14 @@ class CheckTransactionsFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
             OperatorSubtaskState restoreFrom) throws Exception {
+        return harness(restoreFrom, RETENTION);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
+            OperatorSubtaskState restoreFrom, Duration retention) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, RETENTION)),
+                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, retention)),
                         new AgentHistoryKey(), Types.STRING);
         h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
         if (restoreFrom != null) {
