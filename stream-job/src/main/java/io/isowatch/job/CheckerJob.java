@@ -45,8 +45,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The checker job, wiring only: source → split off malformed records → key by (agent, process)
- * → {@link PairCompletionsFunction} (de-duplicate, order, pair) → key by the whole history →
+ * The checker job, wiring only: source → split off malformed records → key by history (agent)
+ * → {@link PairCompletionsFunction} (de-duplicate, order, pair) → key by history →
  * {@link CheckTransactionsFunction} (traces, dependency graph, cycles, findings) → alert sinks.
  * Dead letters of every stage, and late events, go to one dead-letter sink.
  *

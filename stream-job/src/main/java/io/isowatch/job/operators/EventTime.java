@@ -12,8 +12,8 @@ import java.time.Duration;
 /**
  * Event time of the job: an op's {@code time} (nanoseconds since the test began) in whole
  * milliseconds, Flink's unit for event time, so {@code max-out-of-orderness} and the other
- * durations mean what they say. Within one (agent, process) the agent's sequence number orders
- * events exactly; the millisecond timestamp only decides when the watermark releases them.
+ * durations mean what they say. Within one agent the sequence number orders events exactly; the
+ * millisecond timestamp only decides when the watermark releases the events a gap holds back.
  */
 public final class EventTime {
 

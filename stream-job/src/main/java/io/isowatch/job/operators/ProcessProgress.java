@@ -1,8 +1,8 @@
 package io.isowatch.job.operators;
 
 /**
- * What {@link PairCompletionsFunction} remembers about one (agent, process) between
- * transactions: the value of its {@code process-progress} state.
+ * What {@link PairCompletionsFunction} remembers about one process of an agent between
+ * transactions: its entry in the {@code process-progresses} state.
  *
  * @param lastSequence  the highest sequence number released so far; anything at or below it is a
  *                      re-sent copy
