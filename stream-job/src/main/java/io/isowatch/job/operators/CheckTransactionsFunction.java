@@ -51,7 +51,7 @@ import java.util.function.BiConsumer;
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
  * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
  * and stamps them from one clock, which is the order the checker needs. Histories of different
- * agents are checked apart, in parallel; the stages before this one scale out by process.
+ * agents are checked apart, in parallel; stage 1 is keyed the same way (decision 0006).
  *
  * <p><b>Order.</b> Stage 1 emits a history's events in sequence order, each run as soon as it
  * is contiguous and the rest once the watermark passes them, before forwarding that watermark.
