@@ -93,7 +93,8 @@ final class ReleaseOrder {
 
     /**
      * Removes and returns the events from the head whose time the watermark has passed, in
-     * sequence order, gaps and all; the next sequence moves past the last of them.
+     * sequence order, gaps and all; the next sequence moves past the last of them. They may
+     * close the gap before a run already waiting, so callers follow with {@link #takeContiguous}.
      */
     List<HistoryEvent> takeDue(long watermark) {
         List<HistoryEvent> due = new ArrayList<>();
@@ -102,13 +103,7 @@ final class ReleaseOrder {
             due.add(head.getValue());
             next = Math.max(next, head.getKey() + 1);
         }
-        // Events the watermark released may have closed the gap before a run already waiting.
         return due;
-    }
-
-    /** True if a run can leave right now (after {@link #takeDue}, say). */
-    boolean hasContiguous() {
-        return next != NONE && waiting.containsKey(next);
     }
 
     /**
@@ -137,9 +132,5 @@ final class ReleaseOrder {
 
     boolean isEmpty() {
         return waiting.isEmpty();
-    }
-
-    int size() {
-        return waiting.size();
     }
 }
