@@ -5,6 +5,7 @@ import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.job.Events;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
@@ -140,6 +141,28 @@ class CheckTransactionsFunctionTest {
             Set<String> beforeTheWatermark = new HashSet<>();
             h.extractOutputValues().forEach(a -> beforeTheWatermark.add(a.id()));
             assertEquals(atTheEnd, beforeTheWatermark, "every finding, with the watermark still at the first event");
+        }
+    }
+
+    @Test
+    void aHistoryJoinedAfterItsStart_isCheckedAsCut_soReadsOfEarlierWritesAreNotGarbage() throws Exception {
+        // The read in Events.ok observes elements of key 2 that no event shown appends.
+        for (long first : new long[] {0, 1_000}) {
+            try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null, Duration.ZERO)) {
+                for (HistoryEvent e : List.of(Events.invoke("agent", first, 1, 10), Events.ok("agent", first + 1, 1, 11))) {
+                    h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+                }
+                h.processWatermark(Long.MAX_VALUE);
+                String verdict = verdicts(h).get(0);
+                List<String> alerted = h.extractOutputValues().stream().map(Alert::type).toList();
+                if (first == 0) {
+                    assertTrue(verdict.contains("garbage-read"), verdict);
+                    assertTrue(alerted.contains("garbage-read"), alerted::toString);
+                } else {
+                    assertFalse(verdict.contains("garbage-read"), verdict);
+                    assertEquals(List.of(), alerted, "joined at sequence 1,000: the writes read happened before");
+                }
+            }
         }
     }
 
