@@ -28,14 +28,17 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBNativeMetricOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
+import org.rocksdb.CompressionType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,7 +96,8 @@ public final class CheckerJob {
      * The Flink configuration the job needs: Kryo fallback off ({@code pipeline.generic-types:
      * false}), the state backend and checkpointing of the options, timers on the heap (the
      * checker registers one per distinct event time; RocksDB timers would cost a write each),
-     * and RocksDB's size metrics per state (keys, live data, SST files).
+     * RocksDB's size metrics per state (keys, live data, SST files) and its compression
+     * ({@code rocksdb-compression}).
      * Pass it to {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)}.
      */
     public static Configuration flinkConfiguration(JobOptions options) {
@@ -106,10 +110,21 @@ public final class CheckerJob {
         conf.set(RocksDBNativeMetricOptions.ESTIMATE_LIVE_DATA_SIZE, true);
         conf.set(RocksDBNativeMetricOptions.MONITOR_TOTAL_SST_FILES_SIZE, true);
         conf.set(RocksDBNativeMetricOptions.COLUMN_FAMILY_AS_VARIABLE, true);
+        conf.set(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL, List.of(compression(options.rocksdbCompression())));
         if (!options.checkpointInterval().isZero()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, options.checkpointInterval());
         }
         return conf;
+    }
+
+    /** RocksDB's name for a {@code rocksdb-compression} value. */
+    static CompressionType compression(String name) {
+        return switch (name) {
+            case "snappy" -> CompressionType.SNAPPY_COMPRESSION;
+            case "lz4" -> CompressionType.LZ4_COMPRESSION;
+            case "zstd" -> CompressionType.ZSTD_COMPRESSION;
+            default -> CompressionType.NO_COMPRESSION;
+        };
     }
 
     /** The production source: the agents' history topic, read forever. */
@@ -192,8 +207,10 @@ public final class CheckerJob {
         }
 
         // A history's graph is its serial point (DESIGN.md): one task sees all of one agent's events.
-        SingleOutputStreamOperator<Alert> alerts = paired
-                .keyBy(new AgentHistoryKey(), Types.STRING)
+        // Stage 1 is keyed the same way, so its output is already partitioned as keyBy would
+        // partition it: the checker is chained to it, and events pass without serialization.
+        SingleOutputStreamOperator<Alert> alerts = DataStreamUtils
+                .reinterpretAsKeyedStream(paired, new AgentHistoryKey(), Types.STRING)
                 .process(new CheckTransactionsFunction(checks, options.historyRetention()), JobTypes.ALERT)
                 .name(OperatorIds.CHECK_TRANSACTIONS_NAME)
                 .uid(OperatorIds.CHECK_TRANSACTIONS_UID);

@@ -38,6 +38,7 @@ import java.util.TreeSet;
  *   <tr><td>consistency-models</td><td>strict-serializable</td><td>comma-separated Elle model names to check, as check's -c</td></tr>
  *   <tr><td>workload</td><td>list-append</td><td>list-append or rw-register, as check's -m</td></tr>
  *   <tr><td>history-retention</td><td>60s</td><td>event time a history's transactions stay checkable; older ones are forgotten, bounding memory; 0 keeps all</td></tr>
+ *   <tr><td>rocksdb-compression</td><td>none</td><td>compression of RocksDB's files: none, snappy, lz4 or zstd</td></tr>
  * </table>
  *
  * Durations are written as a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m},
@@ -60,7 +61,8 @@ public record JobOptions(
         String alertsWebhook,
         Set<String> consistencyModels,
         Workload workload,
-        Duration historyRetention) {
+        Duration historyRetention,
+        String rocksdbCompression) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
     public static final String HISTORY_TOPIC = "history-topic";
@@ -79,12 +81,14 @@ public record JobOptions(
     public static final String CONSISTENCY_MODELS = "consistency-models";
     public static final String WORKLOAD = "workload";
     public static final String HISTORY_RETENTION = "history-retention";
+    public static final String ROCKSDB_COMPRESSION = "rocksdb-compression";
 
     /** Every key, with its default ("" for none). */
     public static final Map<String, String> DEFAULTS = defaults();
 
     private static final List<String> OFFSETS = List.of("earliest", "latest", "committed");
     private static final List<String> BACKENDS = List.of("rocksdb", "hashmap");
+    private static final List<String> COMPRESSIONS = List.of("none", "snappy", "lz4", "zstd");
 
     public JobOptions {
         Objects.requireNonNull(bootstrapServers, BOOTSTRAP_SERVERS);
@@ -101,6 +105,7 @@ public record JobOptions(
         Objects.requireNonNull(alertsWebhook, ALERTS_WEBHOOK);
         Objects.requireNonNull(workload, WORKLOAD);
         requireNonNegative(historyRetention, HISTORY_RETENTION);
+        requireOneOf(rocksdbCompression, ROCKSDB_COMPRESSION, COMPRESSIONS);
         consistencyModels = Set.copyOf(consistencyModels);
         if (consistencyModels.isEmpty()) {
             throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + " must name at least one model");
@@ -157,7 +162,8 @@ public record JobOptions(
                 v.get(ALERTS_WEBHOOK).trim(),
                 models(v.get(CONSISTENCY_MODELS)),
                 workload(v.get(WORKLOAD)),
-                duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)));
+                duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)),
+                v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT));
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -187,6 +193,7 @@ public record JobOptions(
         m.put(CONSISTENCY_MODELS, String.join(",", new TreeSet<>(consistencyModels)));
         m.put(WORKLOAD, workload.elleName());
         m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
+        m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
         return m;
     }
 
@@ -209,6 +216,9 @@ public record JobOptions(
         d.put(CONSISTENCY_MODELS, "strict-serializable");
         d.put(WORKLOAD, "list-append");
         d.put(HISTORY_RETENTION, "60s");
+        // Nearly all the job's RocksDB data is checked-batches, written once and read only on a
+        // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md).
+        d.put(ROCKSDB_COMPRESSION, "none");
         return java.util.Collections.unmodifiableMap(d);
     }
 

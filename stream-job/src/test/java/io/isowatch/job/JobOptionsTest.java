@@ -1,8 +1,11 @@
 package io.isowatch.job;
 
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.CompressionType;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,6 +65,16 @@ class JobOptionsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> JobOptions.parse(Map.of("parallelism", "8", "max-parallelism", "4")));
         assertTrue(e.getMessage().contains("max-parallelism"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("rocksdb-compression", "gzip")));
+        assertTrue(e.getMessage().contains("rocksdb-compression") && e.getMessage().contains("gzip"), e.getMessage());
+    }
+
+    @Test
+    void rocksdbCompression_reachesTheFlinkConfiguration_noneByDefault() {
+        assertEquals(List.of(CompressionType.NO_COMPRESSION),
+                CheckerJob.flinkConfiguration(JobOptions.defaultOptions()).get(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL));
+        assertEquals(List.of(CompressionType.LZ4_COMPRESSION), CheckerJob.flinkConfiguration(
+                JobOptions.parse(Map.of("rocksdb-compression", "LZ4"))).get(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL));
     }
 
     @Test
