@@ -151,6 +151,8 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 - {{ $o.idleTimeout | quote }}
 - --dedupe-retention
 - {{ $o.dedupeRetention | quote }}
+- --rocksdb-compression
+- {{ $o.rocksdbCompression | quote }}
 - --parallelism
 - {{ $job.parallelism | int64 | quote }}
 - --max-parallelism

@@ -22,7 +22,7 @@ class ChartRenderTest {
     /** The options io.isowatch.job.CheckerJob accepts; anything else makes the job refuse to start. */
     static final Set<String> JOB_OPTIONS = Set.of("bootstrap-servers", "history-topic", "alerts-topic",
             "dead-letter-topic", "group-id", "starting-offsets", "max-out-of-orderness", "idle-timeout",
-            "dedupe-retention", "parallelism", "max-parallelism", "checkpoint-interval", "state-backend",
+            "dedupe-retention", "rocksdb-compression", "parallelism", "max-parallelism", "checkpoint-interval", "state-backend",
             "consistency-models", "workload", "alerts-webhook");
 
     static final String JOB = FULLNAME + "-checker";
@@ -124,6 +124,7 @@ class ChartRenderTest {
         expected.put("max-out-of-orderness", "5s");
         expected.put("idle-timeout", "30s");
         expected.put("dedupe-retention", "60s");
+        expected.put("rocksdb-compression", "none");
         expected.put("parallelism", "2");
         expected.put("max-parallelism", "128");
         expected.put("checkpoint-interval", "10s");
