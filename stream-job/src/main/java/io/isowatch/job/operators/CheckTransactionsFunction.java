@@ -105,7 +105,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String LAST_ROTATION = "last-rotation";
 
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
-    public static final long LINGER_MILLIS = PairCompletionsFunction.LINGER_MILLIS;
+    public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
     /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
     public static final OutputTag<Tuple2<String, String>> VERDICTS =
@@ -344,10 +344,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             return;
         }
         Live history = history(ctx.getCurrentKey());
-        if (history.order.add(event)) {
-            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + LINGER_MILLIS);
-        }
-        registerFallback(history, ctx);
+        history.order.add(event, ctx.timerService());
         if (!history.endTimerRegistered) {
             // Fires only when a bounded input ends; once per checker, not per event.
             ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -355,25 +352,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
     }
 
-    private static void registerFallback(Live history, Context ctx) {
-        long at = history.order.fallbackTimer();
-        if (at != ReleaseOrder.NONE) {
-            ctx.timerService().registerEventTimeTimer(at);
-        }
-    }
-
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        List<HistoryEvent> batch;
-        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            batch = history.order.takeContiguous();
-        } else {
-            history.order.fired(timestamp);
-            batch = history.order.takeDue(watermark);
-            batch.addAll(history.order.takeContiguous());
-        }
+        List<HistoryEvent> batch = history.order.take(ctx.timeDomain(), timestamp, watermark);
         if (watermark != Long.MIN_VALUE && history.lastRotation == Long.MIN_VALUE) {
             history.lastRotation = watermark; // retention counts from the first release under a watermark
             lastRotation.update(watermark);
@@ -391,7 +374,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             history.size.clear();
             return;
         }
-        registerFallback(history, ctx);
+        history.order.scheduleFallback(ctx.timerService());
     }
 
     private void release(Live history, List<HistoryEvent> batch, OnTimerContext ctx, Collector<Alert> out)

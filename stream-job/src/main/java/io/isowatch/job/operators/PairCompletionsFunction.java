@@ -80,7 +80,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
     public static final String NEXT_SEQUENCE = "next-sequence";
 
     /** Processing time a contiguous run waits before it leaves, so a release writes state for many events. */
-    public static final long LINGER_MILLIS = 50;
+    public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
     /** Protocol faults (orphan completion, double invocation, reuse after info). */
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", JobTypes.DEAD_LETTER);
@@ -177,37 +177,20 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        if (a.order.add(event)) {
-            ctx.timerService().registerProcessingTimeTimer(ctx.timerService().currentProcessingTime() + LINGER_MILLIS);
-        }
-        registerFallback(a, ctx);
-    }
-
-    private static void registerFallback(Agent a, Context ctx) {
-        long at = a.order.fallbackTimer();
-        if (at != ReleaseOrder.NONE) {
-            ctx.timerService().registerEventTimeTimer(at);
-        }
+        a.order.add(event, ctx.timerService());
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<HistoryEvent> out) throws Exception {
         String key = ctx.getCurrentKey();
         Agent a = agent(key);
-        List<HistoryEvent> released;
-        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            released = a.order.takeContiguous();
-        } else {
-            a.order.fired(timestamp);
-            released = a.order.takeDue(Math.max(timestamp, ctx.timerService().currentWatermark()));
-            released.addAll(a.order.takeContiguous());
-        }
+        List<HistoryEvent> released = a.order.take(ctx.timeDomain(), timestamp, ctx.timerService().currentWatermark());
         if (!released.isEmpty()) {
             release(a, released, ctx, out);
         } else if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
             expire(key, a, timestamp);
         }
-        registerFallback(a, ctx);
+        a.order.scheduleFallback(ctx.timerService());
     }
 
     /** Pairs a run of events in sequence order, reading and writing each touched process's state once. */

@@ -2,6 +2,9 @@ package io.isowatch.job.operators;
 
 import io.isowatch.history.HistoryEvent;
 
+import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.TimerService;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,8 @@ final class ReleaseOrder {
 
     /** No sequence known yet, or no timer registered. */
     static final long NONE = Long.MIN_VALUE;
+    /** Processing time a contiguous run waits before it leaves, so that a release groups many events. */
+    static final long LINGER_MILLIS = 50;
 
     private final TreeMap<Long, HistoryEvent> waiting;
     private long next = NONE;
@@ -74,6 +79,39 @@ final class ReleaseOrder {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Queues an event and registers the timers that will release it: the linger timer when it
+     * starts a contiguous run, and the fallback timer the queue needs.
+     */
+    void add(HistoryEvent event, TimerService timers) {
+        if (add(event)) {
+            timers.registerProcessingTimeTimer(timers.currentProcessingTime() + LINGER_MILLIS);
+        }
+        scheduleFallback(timers);
+    }
+
+    /**
+     * Removes and returns what a firing timer lets leave, in sequence order: a linger timer the
+     * contiguous run; an event-time timer what the watermark has passed, then the run after it.
+     */
+    List<HistoryEvent> take(TimeDomain domain, long timestamp, long watermark) {
+        if (domain == TimeDomain.PROCESSING_TIME) {
+            return takeContiguous();
+        }
+        fired(timestamp);
+        List<HistoryEvent> due = takeDue(Math.max(timestamp, watermark));
+        due.addAll(takeContiguous());
+        return due;
+    }
+
+    /** Registers the fallback timer the queue needs, if it has none at or before its head. */
+    void scheduleFallback(TimerService timers) {
+        long at = fallbackTimer();
+        if (at != NONE) {
+            timers.registerEventTimeTimer(at);
+        }
     }
 
     /** Removes and returns the run that starts at the next sequence, in order (maybe empty). */
