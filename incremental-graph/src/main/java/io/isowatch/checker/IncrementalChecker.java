@@ -207,7 +207,8 @@ public final class IncrementalChecker {
 
     // ---- completions ----
 
-    private void complete(Op op) {
+    private void complete(Op completion) {
+        Op op = CompletedReads.resolve(completion);
         long p = op.process();
         int id = openTxn.get(p);
         if (id == LongIntMap.MISSING && truncated) {
@@ -218,6 +219,10 @@ public final class IncrementalChecker {
         }
         if (id == LongIntMap.MISSING || id == NONE) {
             throw new HistoryViolationException(op, Messages.orphanCompletion(op));
+        }
+        if (!txns.sameWrites(id, op.value())) {
+            throw new HistoryViolationException(op, Messages.writesDiffer(op, txns.invokeIndex(id),
+                    writes(txns.microOps(id, this::prefix)), writes(op.value())));
         }
         openTxn.put(p, NONE);
         current = op;
@@ -237,6 +242,21 @@ public final class IncrementalChecker {
         txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
+    }
+
+    /** A transaction's appends and register writes as EDN, for a message. */
+    private String writes(List<MicroOp> mops) {
+        StringBuilder out = new StringBuilder();
+        for (MicroOp m : mops) {
+            if (m instanceof MicroOp.Append a) {
+                out.append(out.length() == 0 ? "" : " ").append("[:append ").append(atoms.render(a.key()))
+                        .append(' ').append(atoms.render(a.value())).append(']');
+            } else if (m instanceof MicroOp.Write w) {
+                out.append(out.length() == 0 ? "" : " ").append("[:w ").append(atoms.render(w.key()))
+                        .append(' ').append(atoms.render(w.value())).append(']');
+            }
+        }
+        return out.length() == 0 ? "none" : out.toString();
     }
 
     private void link(int from, int to, EdgeKind kind) {

@@ -34,6 +34,13 @@ final class Messages {
                 + where(info) + "; a crashed process must not be reused";
     }
 
+    static String writesDiffer(Op op, long invokeIndex, String invoked, String completed) {
+        return where(op) + ": the " + op.type().jepsenName() + " completion writes " + completed
+                + " but its invocation at index " + invokeIndex + " writes " + invoked
+                + "; a completion may fill in what its reads returned, not change what the transaction"
+                + " appends or writes (docs/elle-compatibility.md)";
+    }
+
     static String duplicateAppend(Op op, String key, String value, long otherIndex) {
         return where(op) + ": value " + value + " appended to key " + key
                 + " more than once (also by the transaction invoked at index " + otherIndex

@@ -88,6 +88,42 @@ final class TxnTable {
         mops[id] = encode(value, prefixRead);
     }
 
+    /**
+     * Whether {@code completion} lists the same writes (appends and register writes: kind, key
+     * and value, in order) as the invocation of pending transaction {@code id}. Call before
+     * {@link #storeMicroOps} replaces the invocation's micro-ops. Allocates nothing.
+     */
+    boolean sameWrites(int id, List<MicroOp> completion) {
+        long[] m = mops[id];
+        int i = nextWrite(m, 0);
+        for (MicroOp op : completion) {
+            long tag;
+            long value;
+            if (op instanceof MicroOp.Append a) {
+                tag = TAG_APPEND;
+                value = a.value();
+            } else if (op instanceof MicroOp.Write w) {
+                tag = TAG_WRITE;
+                value = w.value();
+            } else {
+                continue;
+            }
+            if (i >= m.length || m[i] != tag || m[i + 1] != op.key() || m[i + 2] != value) {
+                return false;
+            }
+            i = nextWrite(m, i + 3);
+        }
+        return i >= m.length;
+    }
+
+    /** The position of the first write at or after {@code i} in an encoding, or its length. */
+    private static int nextWrite(long[] m, int i) {
+        while (i < m.length && m[i] != TAG_APPEND && m[i] != TAG_WRITE) {
+            i += m[i] == TAG_READ_NIL ? 2 : m[i] == TAG_READ_INLINE ? 3 + (int) m[i + 2] : 3;
+        }
+        return i;
+    }
+
     static byte statusOf(OpType type) {
         return switch (type) {
             case OK -> OK;

@@ -12,14 +12,28 @@ import java.util.Map;
  * the long range, {@code [Long.MIN_VALUE, Long.MIN_VALUE + 2^40)}; an integer inside that band
  * cannot be represented and is rejected by {@link #ofInteger(long)}. One table serves one
  * history (or one stream); it is not thread-safe.
+ *
+ * <p>EDN keywords and symbols get codes from the same band, apart from strings: Elle compares
+ * keys and values with Clojure's equality, under which {@code :x}, {@code "x"} and {@code x} are
+ * three different keys, so they are three different atoms here too. {@link #valueOf} gives the
+ * name of either as a string, which is how formats without keywords (JSON, the agent's binary
+ * spool) carry them; {@link #render} writes each back as EDN does.
  */
 public final class AtomTable {
 
     private static final long STRING_BASE = Long.MIN_VALUE;
     private static final long STRING_LIMIT = Long.MIN_VALUE + (1L << 40);
 
+    private static final byte STRING = 0;
+    private static final byte KEYWORD = 1;
+    private static final byte SYMBOL = 2;
+
     private final Map<String, Long> codes = new HashMap<>();
+    private Map<String, Long> keywordCodes;
+    private Map<String, Long> symbolCodes;
     private final List<String> strings = new ArrayList<>();
+    /** The kind of each code, once any code is not a string; null while all are strings. */
+    private byte[] kinds;
 
     /** The atom of an integer key or value. */
     public static long ofInteger(long value) {
@@ -33,16 +47,45 @@ public final class AtomTable {
     /** The atom of a string key or value, allocating a code on first use. */
     public long ofString(String value) {
         Long code = codes.get(value);
-        if (code != null) {
-            return code;
+        return code != null ? code : fresh(codes, value, STRING);
+    }
+
+    /** The atom of an EDN keyword {@code :name} (given without its colon); never a string's atom. */
+    public long ofKeyword(String name) {
+        if (keywordCodes == null) {
+            keywordCodes = new HashMap<>();
         }
-        long fresh = STRING_BASE + strings.size();
-        strings.add(value);
-        codes.put(value, fresh);
+        Long code = keywordCodes.get(name);
+        return code != null ? code : fresh(keywordCodes, name, KEYWORD);
+    }
+
+    /** The atom of an EDN symbol {@code name}; never a string's or a keyword's atom. */
+    public long ofSymbol(String name) {
+        if (symbolCodes == null) {
+            symbolCodes = new HashMap<>();
+        }
+        Long code = symbolCodes.get(name);
+        return code != null ? code : fresh(symbolCodes, name, SYMBOL);
+    }
+
+    private long fresh(Map<String, Long> byText, String text, byte kind) {
+        int i = strings.size();
+        if (kind != STRING && kinds == null) {
+            kinds = new byte[Math.max(16, i * 2)];
+        }
+        if (kinds != null) {
+            if (i == kinds.length) {
+                kinds = java.util.Arrays.copyOf(kinds, i * 2);
+            }
+            kinds[i] = kind;
+        }
+        long fresh = STRING_BASE + i;
+        strings.add(text);
+        byText.put(text, fresh);
         return fresh;
     }
 
-    /** How many distinct strings the table holds; 0 means every atom it has handed out is an integer. */
+    /** How many distinct strings, keywords and symbols the table holds; 0 means every atom it has handed out is an integer. */
     public int stringCount() {
         return strings.size();
     }
@@ -52,7 +95,7 @@ public final class AtomTable {
         return atom >= STRING_BASE && atom < STRING_LIMIT;
     }
 
-    /** The original key or value: a {@link Long} or a {@link String}. */
+    /** The original key or value: a {@link Long}, or a {@link String} (a keyword's or symbol's name). */
     public Object valueOf(long atom) {
         if (isString(atom)) {
             int i = (int) (atom - STRING_BASE);
@@ -64,11 +107,16 @@ public final class AtomTable {
         return atom;
     }
 
-    /** Renders an atom as Jepsen/EDN text: integers bare, strings quoted. */
+    /** Renders an atom as Jepsen/EDN text: integers and symbols bare, strings quoted, keywords with their colon. */
     public String render(long atom) {
         Object v = valueOf(atom);
         if (v instanceof String s) {
-            return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+            byte kind = kinds == null ? STRING : kinds[(int) (atom - STRING_BASE)];
+            return switch (kind) {
+                case KEYWORD -> ":" + s;
+                case SYMBOL -> s;
+                default -> '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+            };
         }
         return v.toString();
     }

@@ -18,10 +18,6 @@ final class CodecMessages {
         return "expected an operation type (invoke, ok, fail or info), found " + found;
     }
 
-    static String expectedProcess(String found) {
-        return "expected an integer (a client process) or a name such as \"nemesis\", found " + found;
-    }
-
     static String expectedInteger(String what, String found) {
         return "expected " + what + ", found " + found;
     }
@@ -36,11 +32,6 @@ final class CodecMessages {
 
     static String reservedInteger(int position, String atomTableReason) {
         return "micro-op " + position + ": " + atomTableReason;
-    }
-
-    static String notTxn(String found) {
-        return "a client op must have f txn, found " + found
-                + " (ops of other functions belong to non-client processes such as the nemesis)";
     }
 
     static String expectedMicroOps(String found) {

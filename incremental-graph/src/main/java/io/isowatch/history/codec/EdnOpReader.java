@@ -14,9 +14,10 @@ import java.io.IOException;
  * ({@code {:index 0, :type :invoke, :process 0, :f :txn, :value [[:append 5 1]]}}), possibly
  * wrapped in one vector or list.
  *
- * <p>Keys and values may be integers, strings or keywords; a keyword {@code :x} stands for the
- * string {@code "x"}. Type, function and micro-op names may be keywords or strings. Memory is
- * bounded by the lexer's buffer; cost is linear in the input.
+ * <p>Keys and values may be integers, strings, keywords or symbols; as in Elle (Clojure
+ * equality), {@code :x}, {@code "x"} and {@code x} are three different keys ({@link AtomTable}).
+ * Type and micro-op names may be keywords or strings. Memory is bounded by the lexer's buffer;
+ * cost is linear in the input.
  */
 final class EdnOpReader implements OpSource {
 
@@ -25,7 +26,6 @@ final class EdnOpReader implements OpSource {
     private static final int TIME = 2;
     private static final int TYPE = 3;
     private static final int PROCESS = 4;
-    private static final int F = 5;
     private static final int VALUE = 6;
 
     private static final int APPEND = 0;
@@ -120,7 +120,6 @@ final class EdnOpReader implements OpSource {
                 }
                 case TYPE -> ops.type(readType(v));
                 case PROCESS -> readProcess(v);
-                case F -> readF(v);
                 case VALUE -> readValue(v, opDepth);
                 default -> lexer.skipForm(v);
             }
@@ -137,9 +136,6 @@ final class EdnOpReader implements OpSource {
         }
         if (lexer.textIs("process")) {
             return PROCESS;
-        }
-        if (lexer.textIs("f")) {
-            return F;
         }
         if (lexer.textIs("index")) {
             return INDEX;
@@ -180,25 +176,23 @@ final class EdnOpReader implements OpSource {
         throw fault("type", text, CodecMessages.unknownType(text));
     }
 
+    /** Jepsen's {@code client-op?}: an integer process is a client, anything else (the nemesis) is not. */
     private void readProcess(Token t) {
         switch (t) {
             case INTEGER -> ops.clientProcess(lexer.integer());
-            case KEYWORD, STRING, SYMBOL -> ops.nonClientProcess();
             case BIG_INTEGER -> throw fault("process", lexer.raw(t), CodecMessages.integerOutOfRange(lexer.raw(t)));
-            default -> throw fault("process", lexer.raw(t), CodecMessages.expectedProcess(lexer.describe(t)));
-        }
-    }
-
-    private void readF(Token t) {
-        if ((t == Token.KEYWORD || t == Token.STRING) && lexer.textIs("txn")) {
-            ops.fTxn();
-        } else {
-            ops.fOther(lexer.describe(t));
-            lexer.skipForm(t);
+            default -> {
+                ops.nonClientProcess();
+                lexer.skipForm(t);
+            }
         }
     }
 
     private void readValue(Token t, int opDepth) {
+        if (t == Token.NIL) {
+            ops.beginValue();
+            return;
+        }
         if (t != Token.VECTOR_START && t != Token.LIST_START) {
             ops.defer(fault("value", lexer.raw(t), CodecMessages.expectedMicroOps(lexer.describe(t))));
             lexer.skipForm(t);
@@ -278,7 +272,7 @@ final class EdnOpReader implements OpSource {
                 }
                 ops.endReadList(key);
             }
-            case INTEGER, STRING, KEYWORD -> ops.readScalar(key, atom(t, position, "a read value"));
+            case INTEGER, STRING, KEYWORD, SYMBOL -> ops.readScalar(key, atom(t, position, "a read value"));
             default -> throw fault("value", lexer.raw(t), CodecMessages.badReadResult(position, lexer.describe(t)));
         }
     }
@@ -288,8 +282,11 @@ final class EdnOpReader implements OpSource {
             case INTEGER:
                 return ops.integerAtom(lexer.integer(), lexer.tokenLine(), lexer.tokenColumn(), position);
             case STRING:
-            case KEYWORD:
                 return ops.stringAtom(lexer.text());
+            case KEYWORD:
+                return ops.keywordAtom(lexer.text());
+            case SYMBOL:
+                return ops.symbolAtom(lexer.text());
             case BIG_INTEGER:
                 throw fault("value", lexer.raw(t), CodecMessages.atomOutOfRange(position, lexer.raw(t)));
             default:

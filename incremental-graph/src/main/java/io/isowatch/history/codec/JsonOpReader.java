@@ -155,7 +155,6 @@ final class JsonOpReader implements OpSource {
                 }
                 case "type" -> ops.type(readType(t));
                 case "process" -> readProcess(t);
-                case "f" -> readF(t);
                 case "value" -> readValue(t, opContext);
                 case "agent", "seq" -> readIdentity(name, t);
                 default -> parser.skipChildren();
@@ -229,26 +228,21 @@ final class JsonOpReader implements OpSource {
         return type;
     }
 
+    /** Jepsen's {@code client-op?}: an integer process is a client, anything else (the nemesis) is not. */
     private void readProcess(JsonToken t) throws IOException {
         if (t == JsonToken.VALUE_NUMBER_INT) {
             ops.clientProcess(longValue("process"));
-        } else if (t == JsonToken.VALUE_STRING) {
+        } else {
             ops.nonClientProcess();
-        } else {
-            throw faultHere("process", raw(t), CodecMessages.expectedProcess(describe(t)));
-        }
-    }
-
-    private void readF(JsonToken t) throws IOException {
-        if (t == JsonToken.VALUE_STRING && isName("txn")) {
-            ops.fTxn();
-        } else {
-            ops.fOther(describe(t));
             parser.skipChildren();
         }
     }
 
     private void readValue(JsonToken t, JsonStreamContext opContext) throws IOException {
+        if (t == JsonToken.VALUE_NULL) {
+            ops.beginValue();
+            return;
+        }
         if (t != JsonToken.START_ARRAY) {
             ops.defer(faultHere("value", raw(t), CodecMessages.expectedMicroOps(describe(t))));
             parser.skipChildren();

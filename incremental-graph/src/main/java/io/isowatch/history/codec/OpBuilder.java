@@ -26,10 +26,6 @@ final class OpBuilder {
     private static final int PROCESS_CLIENT = 1;
     private static final int PROCESS_OTHER = 2;
 
-    private static final int F_MISSING = 0;
-    private static final int F_TXN = 1;
-    private static final int F_OTHER = 2;
-
     private final String sourceName;
     private final AtomTable atoms;
     private long ordinal;
@@ -43,9 +39,6 @@ final class OpBuilder {
     private OpType type;
     private int processKind;
     private long process;
-    private int fKind;
-    private String fText;
-    private boolean valueSeen;
     private HistoryFormatException deferred;
     private final ArrayList<MicroOp> microOps = new ArrayList<>();
     private long[] reads = new long[16];
@@ -73,9 +66,6 @@ final class OpBuilder {
         time = -1;
         type = null;
         processKind = PROCESS_MISSING;
-        fKind = F_MISSING;
-        fText = null;
-        valueSeen = false;
         deferred = null;
         microOps.clear();
     }
@@ -102,25 +92,13 @@ final class OpBuilder {
         processKind = PROCESS_OTHER;
     }
 
-    void fTxn() {
-        fKind = F_TXN;
-    }
-
-    /** Records an {@code f} other than txn, rendered for a message. */
-    void fOther(String rendered) {
-        fKind = F_OTHER;
-        fText = rendered;
-    }
-
-    /** Starts the {@code value} field: an empty list of micro-ops. */
+    /** Starts the {@code value} field: an empty list of micro-ops (all a nil value has). */
     void beginValue() {
-        valueSeen = true;
         microOps.clear();
     }
 
     /** Records a fault that matters only if this op turns out to be a client op. */
     void defer(HistoryFormatException fault) {
-        valueSeen = true;
         if (deferred == null) {
             deferred = fault;
         }
@@ -165,6 +143,16 @@ final class OpBuilder {
         return atoms.ofString(s);
     }
 
+    /** The atom of a keyword key or value (its name, without the colon). */
+    long keywordAtom(String name) {
+        return atoms.ofKeyword(name);
+    }
+
+    /** The atom of a symbol key or value. */
+    long symbolAtom(String name) {
+        return atoms.ofSymbol(name);
+    }
+
     /**
      * The atom of an integer key or value.
      *
@@ -197,16 +185,10 @@ final class OpBuilder {
             skipped++;
             return null;
         }
-        // Elle's histories often leave out :f on transactions (elle-cli treats a missing :f with
-        // micro-op rows as :txn), so only a present, different :f is an error.
-        if (fKind == F_OTHER) {
-            throw fault(line, -1, "f", fText, CodecMessages.notTxn(fText));
-        }
+        // Elle never looks at :f: a client op is a transaction whatever its :f, and its micro-ops
+        // are its :value, none when the value is nil or absent (docs/elle-compatibility.md).
         if (deferred != null) {
             throw deferred;
-        }
-        if (!valueSeen) {
-            throw missing("value");
         }
         return new Op(hasIndex ? index : ordinalIndex, time, type, process, microOps, line);
     }

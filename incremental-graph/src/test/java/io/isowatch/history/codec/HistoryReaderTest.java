@@ -69,7 +69,11 @@ class HistoryReaderTest {
 
     /** The client ops of the list-append sample, with source lines for the JSON lines file. */
     private static List<Op> listAppendSample(AtomTable atoms) {
-        long x = atoms.ofString("x");
+        return listAppendSample(atoms, atoms.ofString("x"));
+    }
+
+    /** The sample with key {@code x} as the given atom (a keyword in EDN, a string in JSON). */
+    private static List<Op> listAppendSample(AtomTable atoms, long x) {
         long y = atoms.ofString("y");
         long v1 = atoms.ofString("v1");
         return List.of(
@@ -144,7 +148,7 @@ class HistoryReaderTest {
         try (HistoryReader reader = HistoryReader.open(resource("list-append.edn"), atoms)) {
             assertEquals(Format.EDN, reader.format());
             List<Op> ops = drain(reader);
-            assertEquals(withoutLines(listAppendSample(atoms)), withoutLines(ops));
+            assertEquals(withoutLines(listAppendSample(atoms, atoms.ofKeyword("x"))), withoutLines(ops));
             assertEquals(2, ops.get(0).sourceLine(), "the comment takes line 1");
             assertEquals(2, reader.opsSkipped());
         }
@@ -212,14 +216,66 @@ class HistoryReaderTest {
         assertEquals(-1, ops.get(1).time());
     }
 
+    /** Elle reads a client op's micro-ops from its value alone: :f is never looked at. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "h.jsonl | {\"type\":\"invoke\",\"process\":0,\"f\":\"append\",\"value\":[[\"append\",1,2]]}",
+        "h.jsonl | {\"type\":\"invoke\",\"process\":0,\"f\":7,\"value\":[[\"append\",1,2]]}",
+        "h.jsonl | {\"type\":\"invoke\",\"process\":0,\"value\":[[\"append\",1,2]]}",
+        "h.edn   | {:type :invoke, :process 0, :f :read, :value [[:append 1 2]]}",
+        "h.edn   | {:type :invoke, :process 0, :f nil, :value [[:append 1 2]]}",
+    })
+    void clientOp_anyF_isATransactionOfItsValue(String file, String line) {
+        List<Op> ops = readAll(file, line);
+        assertEquals(List.of(new Append(1, 2)), ops.get(0).value());
+    }
+
+    /** Jepsen's client-op?: only an integer process is a client; every other op is skipped. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "h.jsonl | {\"type\":\"info\",\"process\":null,\"f\":\"start\",\"value\":5}",
+        "h.jsonl | {\"type\":\"info\",\"process\":1.5,\"f\":\"start\",\"value\":5}",
+        "h.jsonl | {\"type\":\"info\",\"process\":\"3\",\"f\":\"start\",\"value\":5}",
+        "h.jsonl | {\"type\":\"info\",\"process\":[1],\"f\":\"start\",\"value\":5}",
+        "h.edn   | {:type :info, :process nil, :f :start, :value 5}",
+        "h.edn   | {:type :info, :process nemesis, :f :start, :value 5}",
+        "h.edn   | {:type :info, :process {:node \"n1\"}, :f :start, :value 5}",
+    })
+    void nonIntegerProcess_isNotAClient_andIsSkipped(String file, String line) {
+        try (HistoryReader reader = reader(file, line + "\n", new AtomTable())) {
+            assertEquals(List.of(), drain(reader));
+            assertEquals(1, reader.opsSkipped());
+        }
+    }
+
+    /** A nil or absent value holds no micro-ops, as Elle reads (:value op) of nil. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "h.jsonl | {\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":null}",
+        "h.jsonl | {\"type\":\"ok\",\"process\":0,\"f\":\"txn\"}",
+        "h.edn   | {:type :ok, :process 0, :f :txn, :value nil}",
+        "h.edn   | {:type :ok, :process 0, :f :txn}",
+    })
+    void nilOrAbsentValue_isAnEmptyTransaction(String file, String line) {
+        assertEquals(List.of(), readAll(file, line).get(0).value());
+    }
+
     @Test
-    void ednKeywordAndJsonString_giveTheSameAtom() {
+    void ednKeywordStringAndSymbol_areThreeKeys_asInElle() {
         AtomTable atoms = new AtomTable();
-        Op edn = readAll("a.edn", "{:type :invoke, :process 0, :f :txn, :value [[:append :k :v]]}", atoms).get(0);
-        Op json = readAll("a.json", "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",\"k\",\"v\"]]}",
+        Op edn = readAll("a.edn", "{:type :invoke, :process 0, :f :txn, :value [[:append :k 1] [:append \"k\" 2] "
+                + "[:append k 3] [:r :k [:v \"v\" v]]]}", atoms).get(0);
+        Op json = readAll("a.json", "{\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",\"k\",2]]}",
                 atoms).get(0);
-        assertEquals(edn.value(), json.value());
-        assertEquals("k", atoms.valueOf(edn.value().get(0).key()));
+        long keyword = edn.value().get(0).key();
+        long string = edn.value().get(1).key();
+        long symbol = edn.value().get(2).key();
+        assertEquals(3, java.util.Set.of(keyword, string, symbol).size());
+        assertEquals(string, json.value().get(0).key(), "a JSON string is an EDN string");
+        assertEquals(List.of(":k", "\"k\"", "k"), List.of(atoms.render(keyword), atoms.render(string), atoms.render(symbol)));
+        long[] read = ((Read) edn.value().get(3)).values();
+        assertEquals(3, java.util.Arrays.stream(read).distinct().count());
+        assertEquals("k", atoms.valueOf(keyword), "formats without keywords carry the name");
     }
 
     @Test
