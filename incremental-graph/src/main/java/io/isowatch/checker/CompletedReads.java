@@ -8,16 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a read of {@code nil} means once a transaction has committed.
+ * What a list-append read of {@code nil} means once a transaction has committed.
  *
  * <p>Jepsen writes {@code [:r k nil]} in an invocation, where nil means "not known yet", and in
  * the {@code :ok} completion of a read that found nothing, where it is the value read: the
  * key's initial state. Elle's list-append files such a read under the initial state
  * ({@code read-index}: {@code (or (peek v) ::init)}), never adds it to a key's observed values
  * ({@code sorted-values} skips nil and {@code []} alike), and checks it against the
- * transaction's own appends as the empty list ({@code op-int-case}: {@code (or nil [])}); its
- * rw-register reads nil as the register's initial value. So an {@code :ok} completion's nil read
- * is the empty list here, for both workloads (an empty read is a register's nil).
+ * transaction's own appends as the empty list ({@code op-int-case}: {@code (or nil [])}). So an
+ * {@code :ok} completion's nil read is the empty list here. (An rw-register read of nil needs no
+ * rewriting: it already stands for the register's initial value.)
  *
  * <p>An {@code :info} completion's nil stays unknown: Elle's {@code read-index} skips
  * {@code :info} reads of nil, "because those nils denote the default read value, NOT that we

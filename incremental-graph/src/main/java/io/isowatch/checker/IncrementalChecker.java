@@ -208,7 +208,7 @@ public final class IncrementalChecker {
     // ---- completions ----
 
     private void complete(Op completion) {
-        Op op = CompletedReads.resolve(completion);
+        Op op = options.workload() == Workload.LIST_APPEND ? CompletedReads.resolve(completion) : completion;
         long p = op.process();
         int id = openTxn.get(p);
         if (id == LongIntMap.MISSING && truncated) {

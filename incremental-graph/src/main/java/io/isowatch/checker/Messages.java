@@ -41,6 +41,12 @@ final class Messages {
                 + " appends or writes (docs/elle-compatibility.md)";
     }
 
+    static String registerReadOfList(Op op, int position, String key, String list) {
+        return where(op) + ": micro-op " + position + " reads key " + key + " as the list " + list
+                + "; an rw-register read returns one value, or nil for the initial value"
+                + " (for lists, check with -m list-append)";
+    }
+
     static String duplicateAppend(Op op, String key, String value, long otherIndex) {
         return where(op) + ": value " + value + " appended to key " + key
                 + " more than once (also by the transaction invoked at index " + otherIndex

@@ -80,6 +80,9 @@ final class RegisterInference implements Inference {
     @Override
     public boolean[] completed(int txn, Op completion, byte outcome) {
         List<MicroOp> mops = completion.value();
+        if (outcome == TxnTable.OK) {
+            requireSingleValues(completion); // the only reads Elle's rw-register uses
+        }
         Map<Long, Value> reads = outcome == TxnTable.OK ? externalReads(mops) : Map.of();
         Map<Long, Long> writes = outcome == TxnTable.FAIL ? Map.of() : externalWrites(mops);
         if (outcome == TxnTable.FAIL) {
@@ -316,9 +319,28 @@ final class RegisterInference implements Inference {
         return writes;
     }
 
-    /** A register read's value: nil when the read returned null or an empty list. */
+    /** A register read's value: nil for a read of nil (the initial value), else its one value. */
     static Value valueOf(MicroOp.Read r) {
-        return r.length() == 0 ? Value.NIL : new Value(false, r.values()[0]);
+        return r.known() ? new Value(false, r.values()[0]) : Value.NIL;
+    }
+
+    /**
+     * A register read returns one value or nil. A list such as {@code []} is a value nobody wrote
+     * to Elle (not nil: Clojure's {@code (= [] nil)} is false), which isowatch cannot represent;
+     * reading it as nil would invent rw edges from the initial state, so it is refused.
+     */
+    private void requireSingleValues(Op completion) {
+        List<MicroOp> mops = completion.value();
+        for (int i = 0; i < mops.size(); i++) {
+            if (mops.get(i) instanceof MicroOp.Read r && r.known() && r.length() != 1) {
+                StringBuilder list = new StringBuilder("[");
+                for (long v : r.values()) {
+                    list.append(list.length() > 1 ? " " : "").append(context.render(v));
+                }
+                throw context.violation(completion, Messages.registerReadOfList(completion, i + 1,
+                        context.render(r.key()), list.append(']').toString()));
+            }
+        }
     }
 
     private final LostUpdates.VersionText versions = (key, v) -> v == TraceListener.NIL ? null : new long[] {v};
