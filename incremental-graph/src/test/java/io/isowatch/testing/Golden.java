@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The golden histories: {@code histories/<anomaly>-<shape>.jsonl} beside
+ * The golden histories: {@code histories/<anomaly>-<shape>.jsonl} (or {@code .edn}) beside
  * {@code <same>.expected.json}. Shared by the core's test and the other modules' tests (the core
  * publishes its test classes and resources as a test-jar).
  */
@@ -84,7 +84,7 @@ public final class Golden {
     /** Every golden history on the classpath, sorted by name. */
     public static List<Case> cases() {
         try (Stream<Path> files = Files.list(directory())) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jsonl"))
+            return files.filter(p -> isHistory(p.getFileName().toString()))
                     .sorted()
                     .map(Golden::load)
                     .toList();
@@ -133,9 +133,14 @@ public final class Golden {
         return target;
     }
 
+    /** A history file: JSON lines, or EDN as Jepsen writes {@code history.edn}. */
+    private static boolean isHistory(String file) {
+        return file.endsWith(".jsonl") || file.endsWith(".edn");
+    }
+
     private static Case load(Path history) {
         String file = history.getFileName().toString();
-        String name = file.substring(0, file.length() - ".jsonl".length());
+        String name = file.substring(0, file.lastIndexOf('.'));
         Path expected = history.resolveSibling(name + ".expected.json");
         try {
             return new Case(name, history, Json.object(Files.readString(expected)));

@@ -12,6 +12,7 @@ import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.PairingJobIT.Raw;
 import io.isowatch.job.PairingJobIT.Replay;
 import io.isowatch.job.serde.JobTypes;
@@ -193,8 +194,22 @@ class CheckerJobIT {
         return out;
     }
 
+    /**
+     * A golden history as the job meets it: each op shipped as the agent's JSON and read back, so
+     * the offline check and the job see the same ops (an EDN golden's keywords arrive as strings,
+     * since JSON has no keywords).
+     */
     private static History read(Golden.Case c) {
+        AtomTable asWritten = new AtomTable();
         AtomTable atoms = new AtomTable();
-        return new History(c.name(), c.ops(atoms), atoms);
+        HistoryEventJson json = new HistoryEventJson();
+        List<Op> ops = new ArrayList<>();
+        for (Op op : c.ops(asWritten)) {
+            byte[] shipped = json.render(new HistoryEvent(c.name(), op.index(), op), asWritten);
+            try (HistoryReader reader = HistoryReader.ofJson(c.name(), shipped, atoms)) {
+                ops.add(reader.next());
+            }
+        }
+        return new History(c.name(), ops, atoms);
     }
 }
