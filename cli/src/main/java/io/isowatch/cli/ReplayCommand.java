@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.history.AtomTable;
+import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryFormatException;
@@ -138,7 +139,8 @@ final class ReplayCommand implements Callable<Integer> {
                 ops.add(op);
             }
         }
-        return new Input(file, agent, ops, atoms);
+        // The job needs event times; Elle (and check) do not, so Jepsen files may lack them.
+        return new Input(file, agent, EventTimes.filledIn(ops), atoms);
     }
 
     /** What the job put out. */

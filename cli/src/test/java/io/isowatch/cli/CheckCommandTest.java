@@ -127,6 +127,42 @@ class CheckCommandTest {
     }
 
     @Test
+    void check_completionChangingItsInvocationsAppends_exits255NamingBoth(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("changed.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",7,1],[\"r\",8,null]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"append\",7,2],[\"r\",8,[]]]}\n");
+        Run r = run("check", "-q", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("line 2") && r.err().contains("writes [:append 7 2]")
+                && r.err().contains("invocation at index 0 writes [:append 7 1]"), r.err());
+    }
+
+    @Test
+    void check_registerReadOfAList_exits255(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("list.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",8,null]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",8,[]]]}\n");
+        Run r = run("check", "-q", "-m", "rw-register", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("line 2") && r.err().contains("reads key 8 as the list []"), r.err());
+    }
+
+    /** Issue 14's example: Jepsen writes a completed read of an empty key as nil. */
+    @Test
+    void check_writeSkewWithNilReads_reportsG2Item(@TempDir Path dir) throws IOException {
+        Path h = dir.resolve("nil-reads.jsonl");
+        Files.writeString(h, """
+                {"index":0,"type":"invoke","process":3,"f":"txn","value":[["r",12,null],["append",11,5]]}
+                {"index":1,"type":"invoke","process":4,"f":"txn","value":[["r",11,null],["append",12,7]]}
+                {"index":2,"type":"ok","process":3,"f":"txn","value":[["r",12,null],["append",11,5]]}
+                {"index":3,"type":"ok","process":4,"f":"txn","value":[["r",11,null],["append",12,7]]}
+                """);
+        Run r = run("check", "-q", "-c", "serializable", "--format", "json", h.toString());
+        assertEquals(ExitCodes.INVALID, r.code(), r.err());
+        assertEquals(List.of("G2-item"), Json.object(r.out().strip()).get("anomaly-types"), r.out());
+    }
+
+    @Test
     void check_unknownModel_exits255ListingKnownModels() {
         Run r = run("check", "-c", "serialisable", golden("valid-serial").toString());
         assertEquals(ExitCodes.ERROR, r.code());

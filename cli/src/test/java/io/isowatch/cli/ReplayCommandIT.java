@@ -20,10 +20,14 @@ class ReplayCommandIT {
     private static final Path VALID = CheckCommandTest.golden("valid-concurrent");
     private static final Path WRITE_SKEW = CheckCommandTest.golden("G2-item-write-skew");
     private static final Path READ_SKEW = CheckCommandTest.golden("G-single-item-read-skew");
+    /** Issue 14's example: Jepsen's nil for a completed read of an empty key. */
+    private static final Path NIL_WRITE_SKEW = CheckCommandTest.golden("G2-item-nil-reads-write-skew-serializable");
+    private static final Path HISTORY_EDN = CheckCommandTest.golden("G-single-item-jepsen-history-edn-records");
 
     @Test
     void replay_json_equalsChecksJsonForEachFile() {
-        String[] files = {VALID.toString(), WRITE_SKEW.toString(), READ_SKEW.toString()};
+        String[] files = {VALID.toString(), WRITE_SKEW.toString(), READ_SKEW.toString(), NIL_WRITE_SKEW.toString(),
+                HISTORY_EDN.toString()};
         CheckCommandTest.Run check = CheckCommandTest.run(args("check", "--format", "json", files));
         CheckCommandTest.Run replay = CheckCommandTest.run(args("replay", "--format", "json", files));
         assertEquals(ExitCodes.INVALID, check.code(), check.err());
@@ -32,6 +36,8 @@ class ReplayCommandIT {
         assertEquals(expected, jsonWithoutSeconds(replay.out()));
         assertEquals(List.of("G2-item"), expected.get(1).get("anomaly-types"));
         assertEquals(List.of("G-single-item"), expected.get(2).get("anomaly-types"));
+        assertEquals(List.of("G2-item"), expected.get(3).get("anomaly-types"));
+        assertEquals(List.of("G-single-item"), expected.get(4).get("anomaly-types"));
     }
 
     @Test

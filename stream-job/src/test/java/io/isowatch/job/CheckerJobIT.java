@@ -10,6 +10,7 @@ import io.isowatch.explain.VerdictJson;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
+import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryReader;
@@ -197,14 +198,14 @@ class CheckerJobIT {
     /**
      * A golden history as the job meets it: each op shipped as the agent's JSON and read back, so
      * the offline check and the job see the same ops (an EDN golden's keywords arrive as strings,
-     * since JSON has no keywords).
+     * since JSON has no keywords; ops without a time get one, as {@code replay} gives them).
      */
     private static History read(Golden.Case c) {
         AtomTable asWritten = new AtomTable();
         AtomTable atoms = new AtomTable();
         HistoryEventJson json = new HistoryEventJson();
         List<Op> ops = new ArrayList<>();
-        for (Op op : c.ops(asWritten)) {
+        for (Op op : EventTimes.filledIn(c.ops(asWritten))) {
             byte[] shipped = json.render(new HistoryEvent(c.name(), op.index(), op), asWritten);
             try (HistoryReader reader = HistoryReader.ofJson(c.name(), shipped, atoms)) {
                 ops.add(reader.next());
