@@ -7,7 +7,7 @@ final class CodecMessages {
     }
 
     static String missingField() {
-        return "missing from the op (every op needs type and process; client ops also need f and value)";
+        return "missing from the op (every op needs its type: invoke, ok, fail or info)";
     }
 
     static String unknownType(String found) {

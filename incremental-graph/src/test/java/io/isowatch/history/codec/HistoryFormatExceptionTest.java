@@ -96,7 +96,6 @@ class HistoryFormatExceptionTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
         "type    | \"process\":0,\"f\":\"txn\",\"value\":[]             | :process 0, :f :txn, :value []",
-        "process | \"type\":\"ok\",\"f\":\"txn\",\"value\":[]            | :type :ok, :f :txn, :value []",
         "type    | \"process\":\"nemesis\"                                | :process :nemesis",
     })
     void missingField_isNamed(String field, String json, String edn) {

@@ -240,6 +240,8 @@ class HistoryReaderTest {
         "h.edn   | {:type :info, :process nil, :f :start, :value 5}",
         "h.edn   | {:type :info, :process nemesis, :f :start, :value 5}",
         "h.edn   | {:type :info, :process {:node \"n1\"}, :f :start, :value 5}",
+        "h.edn   | {:index 0, :type :invoke, :value [[:append 253 1]]}",
+        "h.jsonl | {\"index\":0,\"type\":\"invoke\",\"value\":[[\"append\",253,1]]}",
     })
     void nonIntegerProcess_isNotAClient_andIsSkipped(String file, String line) {
         try (HistoryReader reader = reader(file, line + "\n", new AtomTable())) {
