@@ -221,6 +221,9 @@ public final class IncrementalChecker {
             throw new HistoryViolationException(op, Messages.orphanCompletion(op));
         }
         if (!txns.sameWrites(id, op.value())) {
+            // The transaction stays pending (as if it never completed) and the process free, so
+            // a caller that goes on (the stream job) checks the process's later transactions.
+            openTxn.put(p, NONE);
             throw new HistoryViolationException(op, Messages.writesDiffer(op, txns.invokeIndex(id),
                     writes(txns.microOps(id, this::prefix)), writes(op.value())));
         }
