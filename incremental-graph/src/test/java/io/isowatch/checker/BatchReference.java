@@ -6,6 +6,7 @@ import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,10 +89,30 @@ final class BatchReference {
     private final SortedSet<String> found = new TreeSet<>();
 
     private BatchReference(List<Op> events, Set<BatchDeviation> deviations, Map<Long, Integer> longestChoice) {
-        this.history = new BatchHistory(events);
+        this.history = new BatchHistory(okNilReadsAsEmpty(events));
         this.txns = history.txns;
         this.deviations = deviations;
         this.longestChoice = longestChoice;
+    }
+
+    /**
+     * Elle's read-index files an :ok read of nil under the initial state, as a read of []
+     * (docs/elle-compatibility.md); :info and invocation reads of nil stay unknown.
+     */
+    private static List<Op> okNilReadsAsEmpty(List<Op> events) {
+        List<Op> out = new ArrayList<>(events.size());
+        for (Op op : events) {
+            if (op.type() != OpType.OK || op.value().stream().noneMatch(m -> m instanceof MicroOp.Read r && !r.known())) {
+                out.add(op);
+                continue;
+            }
+            List<MicroOp> mops = new ArrayList<>();
+            for (MicroOp m : op.value()) {
+                mops.add(m instanceof MicroOp.Read r && !r.known() ? new MicroOp.Read(r.key(), new long[0]) : m);
+            }
+            out.add(new Op(op.index(), op.time(), op.type(), op.process(), mops, op.sourceLine()));
+        }
+        return out;
     }
 
     /**

@@ -76,7 +76,7 @@ final class CheckerAgreement {
      */
     static void assertReorderedSame(List<Op> history, List<Op> shuffled, CheckerOptions options, int window,
                                     String setting, BiFunction<List<Op>, CheckerOptions, Verdict> check) {
-        String context = "window " + window + setting + ", delivered as "
+        java.util.function.Supplier<String> context = () -> "window " + window + setting + ", delivered as "
                 + shuffled.stream().map(o -> String.valueOf(o.index())).toList() + "\n"
                 + CheckerHistories.jsonLines(history);
         Verdict inOrder;
@@ -89,9 +89,9 @@ final class CheckerAgreement {
             return;
         }
         Verdict reordered = check.apply(shuffled, options.withReorderWindow(window));
-        assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context);
-        assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context);
-        assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context);
-        assertEquals(inOrder.alsoNot(), reordered.alsoNot(), () -> "also-not, " + context);
+        assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context.get());
+        assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context.get());
+        assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context.get());
+        assertEquals(inOrder.alsoNot(), reordered.alsoNot(), () -> "also-not, " + context.get());
     }
 }

@@ -185,11 +185,16 @@ final class CheckerHistories {
                 new HashSet<>(anomalies == null ? List.of() : anomalies), registers);
     }
 
-    /** The history as JSON lines, for failure messages and new golden histories. */
+    /**
+     * The history as JSON lines, for failure messages and new golden histories; the ops as
+     * records when they hold string atoms, which need the table they were read with.
+     */
     static String jsonLines(List<Op> ops) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JsonLinesWriter w = new JsonLinesWriter(bytes, new AtomTable())) {
             ops.forEach(w::write);
+        } catch (IllegalArgumentException stringAtoms) {
+            return ops.toString();
         }
         return bytes.toString(StandardCharsets.UTF_8);
     }
