@@ -141,10 +141,10 @@ class CheckCommandTest {
     void check_registerReadOfAList_exits255(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("list.jsonl");
         Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",8,null]]}\n"
-                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",8,[]]]}\n");
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",8,[1,2]]]}\n");
         Run r = run("check", "-q", "-m", "rw-register", bad.toString());
         assertEquals(ExitCodes.ERROR, r.code());
-        assertTrue(r.err().contains("line 2") && r.err().contains("reads key 8 as the list []"), r.err());
+        assertTrue(r.err().contains("line 2") && r.err().contains("reads key 8 as the list [1 2]"), r.err());
     }
 
     /** Issue 14's example: Jepsen writes a completed read of an empty key as nil. */

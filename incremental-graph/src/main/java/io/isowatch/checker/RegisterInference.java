@@ -319,20 +319,20 @@ final class RegisterInference implements Inference {
         return writes;
     }
 
-    /** A register read's value: nil for a read of nil (the initial value), else its one value. */
+    /** A register read's value: nil when the read returned null or no value, else its one value. */
     static Value valueOf(MicroOp.Read r) {
-        return r.known() ? new Value(false, r.values()[0]) : Value.NIL;
+        return r.length() == 0 ? Value.NIL : new Value(false, r.values()[0]);
     }
 
     /**
-     * A register read returns one value or nil. A list such as {@code []} is a value nobody wrote
-     * to Elle (not nil: Clojure's {@code (= [] nil)} is false), which isowatch cannot represent;
-     * reading it as nil would invent rw edges from the initial state, so it is refused.
+     * A register read returns one value or nil (the core, and the agent, write a register's nil
+     * as an empty read: {@link MicroOp.Read}). A list of several values is no register value;
+     * taking its first would check something the history does not say, so it is refused.
      */
     private void requireSingleValues(Op completion) {
         List<MicroOp> mops = completion.value();
         for (int i = 0; i < mops.size(); i++) {
-            if (mops.get(i) instanceof MicroOp.Read r && r.known() && r.length() != 1) {
+            if (mops.get(i) instanceof MicroOp.Read r && r.length() > 1) {
                 StringBuilder list = new StringBuilder("[");
                 for (long v : r.values()) {
                     list.append(list.length() > 1 ? " " : "").append(context.render(v));
