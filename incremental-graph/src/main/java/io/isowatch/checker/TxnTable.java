@@ -96,7 +96,8 @@ final class TxnTable {
     boolean sameWrites(int id, List<MicroOp> completion) {
         long[] m = mops[id];
         int i = nextWrite(m, 0);
-        for (MicroOp op : completion) {
+        for (int j = 0; j < completion.size(); j++) {
+            MicroOp op = completion.get(j);
             long tag;
             long value;
             if (op instanceof MicroOp.Append a) {
