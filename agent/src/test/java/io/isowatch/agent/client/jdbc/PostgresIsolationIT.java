@@ -1,21 +1,21 @@
 package io.isowatch.agent.client.jdbc;
 
 import io.isowatch.anomaly.AnomalyType;
-import io.isowatch.checker.Validity;
-import io.isowatch.checker.Verdict;
-import io.isowatch.checker.Workload;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,63 +56,26 @@ class PostgresIsolationIT {
         }
     }
 
-    private static JdbcTarget target(JdbcIsolation level) {
-        return JdbcHistories.target(url, "postgres", null, level, "pg_" + level.name().toLowerCase());
+    /**
+     * What PostgreSQL's manual promises per level (chapter 13.2: SERIALIZABLE is serializable,
+     * REPEATABLE READ is snapshot isolation, READ COMMITTED sees only committed data), and what
+     * the runs show beyond it.
+     */
+    static List<LevelExpectation> levels() {
+        return List.of(
+                LevelExpectation.of("postgres-serializable", JdbcIsolation.SERIALIZABLE, 1)
+                        .validUnder("strict-serializable").failsWith("fail 40001"),
+                LevelExpectation.of("postgres-repeatable-read", JdbcIsolation.REPEATABLE_READ, 2)
+                        .validUnder("snapshot-isolation").shows("serializable", AnomalyType.G2_ITEM),
+                LevelExpectation.of("postgres-read-committed", JdbcIsolation.READ_COMMITTED, 3)
+                        .validUnder("read-committed").shows("snapshot-isolation"),
+                LevelExpectation.of("postgres-serializable-register", JdbcIsolation.SERIALIZABLE, 4)
+                        .registers(3_000, 1_000).validUnder("serializable"));
     }
 
-    @Test
-    void serializable_contendedListAppend_isStrictSerializable() {
-        JdbcHistories.Run run = JdbcHistories.run("postgres-serializable", target(JdbcIsolation.SERIALIZABLE),
-                JdbcHistories.contended(1));
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            assertTrue(run.factory().failureCounts().keySet().stream().anyMatch(k -> k.startsWith("fail 40001")),
-                    () -> "contention should cause serialization failures: " + run.factory().failureCounts());
-            run.assertValid("strict-serializable");
-        } finally {
-            run.publish();
-        }
-    }
-
-    @Test
-    void repeatableRead_contendedListAppend_isSnapshotIsolationWithG2Item() {
-        JdbcHistories.Run run = JdbcHistories.run("postgres-repeatable-read", target(JdbcIsolation.REPEATABLE_READ),
-                JdbcHistories.contended(2));
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("snapshot-isolation");
-            run.assertShows("serializable", AnomalyType.G2_ITEM);
-        } finally {
-            run.publish();
-        }
-    }
-
-    @Test
-    void readCommitted_contendedListAppend_showsAnomaliesSnapshotIsolationForbids() {
-        JdbcHistories.Run run = JdbcHistories.run("postgres-read-committed", target(JdbcIsolation.READ_COMMITTED),
-                JdbcHistories.contended(3));
-        try {
-            assertTrue(run.result().txns() >= JdbcHistories.TXNS, run.result()::toString);
-            run.assertValid("read-committed");
-            Verdict si = run.assertInvalid("snapshot-isolation");
-            assertFalse(si.anomalyTypes().isEmpty());
-        } finally {
-            run.publish();
-        }
-    }
-
-    @Test
-    void serializable_rwRegister_isSerializable() {
-        JdbcTarget t = JdbcTarget.of(url, JdbcIsolation.SERIALIZABLE, Workload.RW_REGISTER)
-                .withCredentials("postgres", null).withTablePrefix("pg_register");
-        JdbcHistories.Run run = JdbcHistories.run("postgres-serializable-register", t,
-                JdbcHistories.contended(4).withTxnLimit(3_000));
-        try {
-            assertTrue(run.result().ok() > 1_000, run.result()::toString);
-            assertEquals(Validity.TRUE, run.check("serializable").valid(), run.report()::toString);
-        } finally {
-            run.publish();
-        }
+    @TestFactory
+    Stream<DynamicTest> contendedRuns_matchTheManualsPromises() {
+        return JdbcHistories.tests(new JdbcHistories.Server(url, "postgres", null), levels());
     }
 
     @Test
