@@ -2,10 +2,11 @@ package io.isowatch.agent.client.jdbc;
 
 import java.sql.SQLException;
 import java.util.Locale;
+import java.util.Properties;
 
 /**
- * The SQL that differs between the databases isowatch drives: table definitions and the
- * upserts. A list is a comma-separated text column extended by an atomic concatenation inside
+ * What differs between the databases isowatch drives: table definitions, the upserts and the
+ * driver settings. A list is a comma-separated text column extended by an atomic concatenation inside
  * the upsert, so an append never reads the list into the client; a register is a BIGINT column
  * overwritten by its upsert.
  */
@@ -38,6 +39,12 @@ public enum Dialect {
         String isolationQuery() {
             return "SHOW transaction_isolation";
         }
+
+        @Override
+        void connectionProperties(Properties p, int connectTimeoutSeconds) {
+            p.setProperty("connectTimeout", Integer.toString(connectTimeoutSeconds)); // seconds, unlike MariaDB's
+            p.setProperty("ApplicationName", "isowatch");
+        }
     },
 
     /** MariaDB and MySQL (InnoDB), reached with {@code jdbc:mariadb:} or {@code jdbc:mysql:}. */
@@ -67,6 +74,45 @@ public enum Dialect {
             // transaction_isolation since MariaDB 11.1 and MySQL 5.7.20; tx_isolation before.
             return "SELECT @@SESSION.transaction_isolation";
         }
+    },
+
+    /**
+     * H2 2.x (MVStore), embedded ({@code jdbc:h2:mem:}, {@code jdbc:h2:file:}) or as a server
+     * ({@code jdbc:h2:tcp:}). The append is a standard {@code MERGE}, whose matched branch extends
+     * the list in place; the register write is H2's {@code MERGE ... KEY}.
+     */
+    H2("H2") {
+        @Override
+        String createAppendTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v VARCHAR NOT NULL)";
+        }
+
+        @Override
+        String createRegisterTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v BIGINT NOT NULL)";
+        }
+
+        @Override
+        String append(String table) {
+            return "MERGE INTO " + table + " AS d USING (VALUES (CAST(? AS BIGINT), CAST(? AS VARCHAR))) AS s(k, v) "
+                    + "ON d.k = s.k WHEN MATCHED THEN UPDATE SET v = d.v || ',' || s.v "
+                    + "WHEN NOT MATCHED THEN INSERT (k, v) VALUES (s.k, s.v)";
+        }
+
+        @Override
+        String write(String table) {
+            return "MERGE INTO " + table + " (k, v) KEY (k) VALUES (?, ?)";
+        }
+
+        @Override
+        String isolationQuery() {
+            return "SELECT ISOLATION_LEVEL FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()";
+        }
+
+        @Override
+        void connectionProperties(Properties p, int connectTimeoutSeconds) {
+            // H2 refuses settings it does not know, and an embedded database has no connect timeout.
+        }
     };
 
     private final String displayName;
@@ -92,6 +138,11 @@ public enum Dialect {
     /** A query returning the session's isolation level as the server names it. */
     abstract String isolationQuery();
 
+    /** Driver settings beyond the login: a connect timeout, and a name the server shows for the session. */
+    void connectionProperties(Properties p, int connectTimeoutSeconds) {
+        p.setProperty("connectTimeout", Integer.toString(connectTimeoutSeconds * 1000));
+    }
+
     static String read(String table) {
         return "SELECT v FROM " + table + " WHERE k = ?";
     }
@@ -109,8 +160,11 @@ public enum Dialect {
         if (u.startsWith("jdbc:mariadb:") || u.startsWith("jdbc:mysql:")) {
             return MARIADB;
         }
+        if (u.startsWith("jdbc:h2:")) {
+            return H2;
+        }
         throw new IllegalArgumentException("unsupported JDBC URL '" + JdbcTarget.redact(url)
-                + "'; expected jdbc:postgresql://, jdbc:mariadb:// or jdbc:mysql://");
+                + "'; expected jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql:// or jdbc:h2:");
     }
 
     /**

@@ -147,12 +147,7 @@ public final class JdbcClientFactory implements ClientFactory {
         if (target.password() != null) {
             p.setProperty("password", target.password());
         }
-        if (target.dialect() == Dialect.POSTGRESQL) {
-            p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
-            p.setProperty("ApplicationName", "isowatch");
-        } else {
-            p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS * 1000));
-        }
+        target.dialect().connectionProperties(p, CONNECT_TIMEOUT_SECONDS);
         return DriverManager.getConnection(target.driverUrl(), p);
     }
 
