@@ -87,7 +87,7 @@ class AgentCommandTest {
     void agentRun_unsupportedJdbcUrl_namesTheSupportedOnes() {
         Run r = run("agent", "run", "--target", "jdbc:oracle:thin:@host:1521:x");
         assertEquals(ExitCodes.ERROR, r.code());
-        assertTrue(r.err().contains("jdbc:postgresql://, jdbc:mariadb:// or jdbc:mysql://"), r.err());
+        assertTrue(r.err().contains("jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql:// or jdbc:h2:"), r.err());
     }
 
     @Test

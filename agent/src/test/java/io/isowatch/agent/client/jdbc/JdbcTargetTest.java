@@ -53,8 +53,8 @@ class JdbcTargetTest {
         assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of("jdbc:postgresql://db/x",
                 JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND).withTablePrefix("a; DROP TABLE t"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of(
-                "jdbc:h2:mem:x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND));
-        assertTrue(e.getMessage().contains("jdbc:postgresql://"), e.getMessage());
+                "jdbc:derby:memory:x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND));
+        assertTrue(e.getMessage().contains("jdbc:postgresql://") && e.getMessage().contains("jdbc:h2:"), e.getMessage());
     }
 
     @Test
