@@ -67,7 +67,8 @@ final class AgentRunCommand implements Callable<Integer> {
     @Option(names = "--target", required = true, paramLabel = "TARGET",
             description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
                     + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
-                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB or jdbc:h2:{mem|file|tcp}:….")
+                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:… or "
+                    + "jdbc:hsqldb:{mem|file|hsql}:….")
     String target;
 
     @Option(names = "--isolation", paramLabel = "LEVEL",

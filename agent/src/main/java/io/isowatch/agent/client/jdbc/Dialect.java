@@ -113,6 +113,46 @@ public enum Dialect {
         void connectionProperties(Properties p, int connectTimeoutSeconds) {
             // H2 refuses settings it does not know, and an embedded database has no connect timeout.
         }
+    },
+
+    /**
+     * HyperSQL (HSQLDB) 2.x, in any of its transaction control modes (LOCKS, MVLOCKS, MVCC: the
+     * {@code hsqldb.tx} URL property or {@code SET DATABASE TRANSACTION CONTROL}). Both upserts are
+     * standard {@code MERGE}s.
+     */
+    HSQLDB("HSQLDB") {
+        @Override
+        String createAppendTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v VARCHAR(100000) NOT NULL)";
+        }
+
+        @Override
+        String createRegisterTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v BIGINT NOT NULL)";
+        }
+
+        @Override
+        String append(String table) {
+            return "MERGE INTO " + table + " AS d USING (VALUES (CAST(? AS BIGINT), CAST(? AS VARCHAR(100000)))) "
+                    + "AS s(k, v) ON d.k = s.k WHEN MATCHED THEN UPDATE SET v = d.v || ',' || s.v "
+                    + "WHEN NOT MATCHED THEN INSERT (k, v) VALUES (s.k, s.v)";
+        }
+
+        @Override
+        String write(String table) {
+            return "MERGE INTO " + table + " AS d USING (VALUES (CAST(? AS BIGINT), CAST(? AS BIGINT))) AS s(k, v) "
+                    + "ON d.k = s.k WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (k, v) VALUES (s.k, s.v)";
+        }
+
+        @Override
+        String isolationQuery() {
+            return "VALUES (SESSION_ISOLATION_LEVEL())";
+        }
+
+        @Override
+        void connectionProperties(Properties p, int connectTimeoutSeconds) {
+            // The driver takes connection properties as database settings; pass none.
+        }
     };
 
     private final String displayName;
@@ -163,8 +203,11 @@ public enum Dialect {
         if (u.startsWith("jdbc:h2:")) {
             return H2;
         }
+        if (u.startsWith("jdbc:hsqldb:")) {
+            return HSQLDB;
+        }
         throw new IllegalArgumentException("unsupported JDBC URL '" + JdbcTarget.redact(url)
-                + "'; expected jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql:// or jdbc:h2:");
+                + "'; expected jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql://, jdbc:h2: or jdbc:hsqldb:");
     }
 
     /**
