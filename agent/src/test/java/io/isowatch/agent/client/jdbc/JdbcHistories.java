@@ -75,13 +75,19 @@ final class JdbcHistories {
             return v;
         }
 
-        /** Writes the report; call at the end of a test. */
+        /** Writes the report and the history; call at the end of a test. */
         void publish() {
             System.out.println(report);
             try {
                 Path dir = buildDir().resolve("jdbc-runs");
                 Files.createDirectories(dir);
                 Files.writeString(dir.resolve(name + ".txt"), report);
+                // The history itself, so that any verdict can be re-checked: isowatch check <name>.jsonl
+                try (java.io.OutputStream out = Files.newOutputStream(dir.resolve(name + ".jsonl"));
+                     io.isowatch.history.codec.JsonLinesWriter w = new io.isowatch.history.codec.JsonLinesWriter(
+                             new java.io.BufferedOutputStream(out), new AtomTable())) {
+                    ops.forEach(w::write);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
