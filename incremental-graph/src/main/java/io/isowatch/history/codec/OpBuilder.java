@@ -13,7 +13,7 @@ import java.util.Arrays;
  * and turns them into an {@link Op} (or a skip) at the end of the op. Shared by the JSON and
  * EDN readers so both apply one set of rules.
  *
- * <p>Faults in {@code f} and {@code value} are deferred until the op is complete: a non-client
+ * <p>Faults in {@code value} are deferred until the op is complete: a non-client
  * op (the nemesis) may carry any value at all, and its {@code process} may come after its
  * {@code value}. Only the first deferred fault is kept. The scratch buffers are reused from op
  * to op, so parsing allocates little beyond the ops themselves.
