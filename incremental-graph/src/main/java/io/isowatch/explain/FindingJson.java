@@ -200,11 +200,16 @@ public final class FindingJson {
         return -1;
     }
 
-    /** The first known read of {@code key} ending in {@code last} (or empty, when initial); -1 if none. */
+    /**
+     * The first read of {@code key} ending in {@code last}, or of the initial state when
+     * {@code initial}; -1 if none. A register's initial state is read as nil (an unknown read to
+     * {@link MicroOp.Read}) or {@code []}; a list-append rw step never starts at an unknown read,
+     * since a completed read of nil is already {@code []} here (CompletedReads).
+     */
     static int readIndex(Txn txn, long key, boolean initial, long last) {
         List<MicroOp> mops = txn.completion().value();
         for (int i = 0; i < mops.size(); i++) {
-            if (mops.get(i) instanceof MicroOp.Read r && r.key() == key && r.known()
+            if (mops.get(i) instanceof MicroOp.Read r && r.key() == key
                     && (initial ? r.length() == 0 : r.length() > 0 && r.values()[r.length() - 1] == last)) {
                 return i;
             }

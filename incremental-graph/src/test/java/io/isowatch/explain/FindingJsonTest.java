@@ -211,4 +211,18 @@ class FindingJsonTest {
         assertFalse(reader.containsKey("time"));
         assertEquals("acct", obj(arr(m.get("steps")).get(0)).get("key"));
     }
+    @Test
+    void write_registerRwFromNilRead_givesTheReadsMopIndex() {
+        // Jepsen writes a register's initial read as [:r k nil]; Elle's explainer points at it
+        // with (index-of (:value a) [:r k nil]), so the step names that micro-op, as for [].
+        Txn reader = ok(1, 4, 0, "w:8:1 r:7:nil");
+        Txn writer = ok(2, 6, 1, "r:8:nil w:7:4");
+        Finding.Cycle c = new Finding.Cycle(AnomalyType.G2_ITEM, List.of(
+                step(reader, writer, new Evidence.ReadWrite(7, true, 0, 4)),
+                step(writer, reader, new Evidence.ReadWrite(8, true, 0, 1))));
+        Map<String, Object> rw = obj(arr(obj(parse(FindingJson.toJson(c, atoms))).get("steps")).get(0));
+        assertNull(rw.get("value"));
+        assertEquals(1L, rw.get("a-mop-index"));
+        assertEquals(1L, rw.get("b-mop-index"));
+    }
 }
