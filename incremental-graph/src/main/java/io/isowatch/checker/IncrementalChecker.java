@@ -79,6 +79,7 @@ public final class IncrementalChecker {
     private boolean truncated;
     private long unverifiable;
     private long cutOffCompletions;
+    private long unseenInvocations;
     private long events;
     private long ok;
     private long info;
@@ -142,6 +143,14 @@ public final class IncrementalChecker {
         return cutOffCompletions;
     }
 
+    /**
+     * Completions that came without an invocation and were checked as transactions invoked at an
+     * unknown time ({@link #invokeUnseen}), as Elle checks histories of completions alone.
+     */
+    public long unseenInvocations() {
+        return unseenInvocations;
+    }
+
     /** Garbage reads not reported because the history was truncated (see {@link #historyTruncated()}). */
     public long unverifiableReads() {
         return unverifiable;
@@ -201,8 +210,31 @@ public final class IncrementalChecker {
         int id = txns.invoke(op);
         openTxn.put(p, id);
         graph.ensureNode(id);
-        inference.invoked(id, op);
+        inference.invoked(id, op, true);
         sessions.invoked(id);
+    }
+
+    /**
+     * Opens the transaction of a completion that came without an invocation, as Elle checks them
+     * (its README's example and most of its own tests are {@code :ok} ops alone). When it was
+     * invoked is unknown, so nothing precedes it in real time: Elle's realtime-graph links only
+     * at invocations. Its process is still sequential, so process order holds.
+     */
+    private int invokeUnseen(Op completion) {
+        long p = completion.process();
+        int crash = crashed.get(p);
+        if (crash != LongIntMap.MISSING) {
+            throw new HistoryViolationException(completion, Messages.reusedAfterInfo(completion, completionOf(crash)));
+        }
+        Op invocation = new Op(completion.index(), completion.time(), OpType.INVOKE, p, completion.value(),
+                completion.sourceLine());
+        int id = txns.invoke(invocation);
+        openTxn.put(p, id);
+        graph.ensureNode(id);
+        inference.invoked(id, invocation, false);
+        sessions.invokedAtUnknownTime(id);
+        unseenInvocations++;
+        return id;
     }
 
     // ---- completions ----
@@ -218,7 +250,7 @@ public final class IncrementalChecker {
             return;
         }
         if (id == LongIntMap.MISSING || id == NONE) {
-            throw new HistoryViolationException(op, Messages.orphanCompletion(op));
+            id = invokeUnseen(op);
         }
         if (!txns.sameWrites(id, op.value())) {
             // The transaction stays pending (as if it never completed) and the process free, so

@@ -14,8 +14,12 @@ import java.util.List;
  */
 interface Inference {
 
-    /** An invocation, with its id; claims the values it writes (a repeated value is a violation). */
-    void invoked(int txn, Op invocation);
+    /**
+     * An invocation, with its id; claims the values it writes (a repeated value is a violation).
+     * {@code timeKnown} is false for a completion that came without one: nothing precedes the
+     * transaction in real time.
+     */
+    void invoked(int txn, Op invocation, boolean timeKnown);
 
     /**
      * A completion, whose outcome the context already knows. Returns, per micro-op, whether a

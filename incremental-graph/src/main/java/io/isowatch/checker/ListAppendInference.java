@@ -32,7 +32,7 @@ final class ListAppendInference implements Inference {
     }
 
     @Override
-    public void invoked(int txn, Op invocation) {
+    public void invoked(int txn, Op invocation, boolean timeKnown) {
         List<MicroOp> mops = invocation.value();
         for (int i = 0; i < mops.size(); i++) {
             if (!(mops.get(i) instanceof MicroOp.Append append)) {

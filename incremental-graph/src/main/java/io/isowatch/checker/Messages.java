@@ -24,13 +24,8 @@ final class Messages {
                 + where(open) + " had not completed";
     }
 
-    static String orphanCompletion(Op op) {
-        return where(op) + ": " + op.type().jepsenName() + " completion for process " + op.process()
-                + ", which has no open invocation";
-    }
-
     static String reusedAfterInfo(Op op, Op info) {
-        return where(op) + ": process " + op.process() + " invoked again after its :info completion at "
+        return where(op) + ": process " + op.process() + " began a transaction again after its :info completion at "
                 + where(info) + "; a crashed process must not be reused";
     }
 

@@ -33,9 +33,12 @@ final class RealtimeVersionOrder {
     private final Map<Long, Long> firstTouchCompleted = new HashMap<>();
     private long completions;
 
-    /** A transaction was invoked: it follows every committed transaction in the buffer. */
-    void invoked(int txn) {
-        predecessors.put(txn, buffer.toArray());
+    /**
+     * A transaction was invoked: it follows every committed transaction in the buffer, or none
+     * when the time of its invocation is unknown (its completion came alone).
+     */
+    void invoked(int txn, boolean timeKnown) {
+        predecessors.put(txn, timeKnown ? buffer.toArray() : new int[0]);
     }
 
     /**

@@ -59,7 +59,7 @@ final class RegisterInference implements Inference {
     }
 
     @Override
-    public void invoked(int txn, Op invocation) {
+    public void invoked(int txn, Op invocation, boolean timeKnown) {
         List<MicroOp> mops = invocation.value();
         for (int i = 0; i < mops.size(); i++) {
             if (!(mops.get(i) instanceof MicroOp.Write write)) {
@@ -73,7 +73,7 @@ final class RegisterInference implements Inference {
             }
         }
         if (options.linearizableKeys()) {
-            realtime.invoked(txn);
+            realtime.invoked(txn, timeKnown);
         }
     }
 

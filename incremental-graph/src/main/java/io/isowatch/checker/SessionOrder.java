@@ -38,11 +38,23 @@ final class SessionOrder {
 
     /** A transaction was invoked. */
     void invoked(int txn) {
+        setPredecessors(txn, buffer);
+    }
+
+    /**
+     * A transaction's completion came without its invocation: nothing is known to precede it in
+     * real time (Elle's realtime-graph links only at invocations). Process order still holds.
+     */
+    void invokedAtUnknownTime(int txn) {
+        setPredecessors(txn, null);
+    }
+
+    private void setPredecessors(int txn, IntList before) {
         if (realtime) {
             if (txn >= predecessors.length) {
                 predecessors = Arrays.copyOf(predecessors, Math.max(predecessors.length * 2, txn + 1));
             }
-            predecessors[txn] = buffer.toArray();
+            predecessors[txn] = before == null ? new int[0] : before.toArray();
         }
     }
 

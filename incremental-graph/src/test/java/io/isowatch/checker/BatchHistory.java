@@ -48,6 +48,11 @@ final class BatchHistory {
             return type() == OpType.OK || type() == OpType.INFO;
         }
 
+        /** False for a completion that came alone (its own stand-in invocation): nothing precedes it in real time. */
+        boolean invocationSeen() {
+            return invoke.type() == OpType.INVOKE;
+        }
+
         List<MicroOp> value() {
             return completion != null ? completion.value() : invoke.value();
         }
@@ -62,7 +67,7 @@ final class BatchHistory {
     final List<Txn> txns = new ArrayList<>();
     private final Map<Op, Txn> byEvent = new HashMap<>();
 
-    /** Pairs each completion with its process's open invocation (events in index order). */
+    /** Pairs each completion with its process's open invocation, if any (events in index order). */
     BatchHistory(List<Op> events) {
         this.events = events;
         Map<Long, Txn> open = new HashMap<>();
@@ -75,7 +80,10 @@ final class BatchHistory {
             } else {
                 Txn t = open.remove(op.process());
                 if (t == null) {
-                    throw new IllegalArgumentException("completion without invocation: " + op);
+                    // A completion alone: its own stand-in invocation, never met as an :invoke
+                    // below, so (as in Elle's realtime-graph) nothing precedes it in real time.
+                    t = new Txn(txns.size(), op);
+                    txns.add(t);
                 }
                 t.completion = op;
                 byEvent.put(op, t);

@@ -451,7 +451,7 @@ final class RegisterBatchReference {
     }
 
     private static boolean before(Txn a, Txn b) {
-        return a.completion != null && a.completion.index() < b.invoke.index();
+        return a.completion != null && b.invocationSeen() && a.completion.index() < b.invoke.index();
     }
 
     /** Elle's {@code version-graphs->transaction-graph}: ww and rw along every version edge kept. */
