@@ -23,11 +23,9 @@ public record DeadLetter(Kind kind, String error, String raw, String topic, int 
     public enum Kind {
         /** The record is not a readable history event (bad JSON, a missing or ill-typed field). */
         MALFORMED_RECORD,
-        /** A completion arrived for a process with no invocation pending. */
-        ORPHAN_COMPLETION,
         /** A process invoked again before its pending invocation completed. */
         DOUBLE_INVOCATION,
-        /** A process invoked again after an info completion (Jepsen retires such processes). */
+        /** A process began or completed a transaction after an info completion (Jepsen retires such processes). */
         PROCESS_REUSED_AFTER_INFO,
         /** The checker rejected the event: it breaks the history's order or protocol. */
         MALFORMED_HISTORY,

@@ -13,21 +13,22 @@ import java.util.Objects;
  * One transaction of one process, its invocation paired with its completion (ok, fail or info):
  * how the tests read stage 1's output.
  *
- * @param invocation the invoke event
+ * @param invocation the invoke event, or null for a completion stage 1 released without one
+ *                   (the checker takes it for a transaction invoked at an unknown time)
  * @param completion the ok, fail or info event of the same agent and process
  */
 public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
 
     public CompletedTxn {
-        Objects.requireNonNull(invocation, "invocation");
         Objects.requireNonNull(completion, "completion");
-        if (invocation.op().type() != OpType.INVOKE) {
+        if (invocation != null && invocation.op().type() != OpType.INVOKE) {
             throw new IllegalArgumentException("invocation must be an invoke, got " + invocation.op().type());
         }
         if (!completion.op().type().isCompletion()) {
             throw new IllegalArgumentException("completion must be ok, fail or info, got invoke");
         }
-        if (!invocation.source().equals(completion.source()) || invocation.op().process() != completion.op().process()) {
+        if (invocation != null && (!invocation.source().equals(completion.source())
+                || invocation.op().process() != completion.op().process())) {
             throw new IllegalArgumentException("invocation (agent " + invocation.source() + ", process "
                     + invocation.op().process() + ") and completion (agent " + completion.source() + ", process "
                     + completion.op().process() + ") belong to different processes");
@@ -36,12 +37,12 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
 
     /** The recording agent. */
     public String source() {
-        return invocation.source();
+        return completion.source();
     }
 
     /** The client process. */
     public long process() {
-        return invocation.op().process();
+        return completion.op().process();
     }
 
     /** ok, fail or info. */
@@ -50,8 +51,8 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
     }
 
     /**
-     * Pairs stage 1's output: each completion with the last invocation of its (agent, process).
-     * Fails when a completion has no invocation before it, which stage 1 must never emit.
+     * Pairs stage 1's output: each completion with the last invocation of its (agent, process),
+     * or with none when it was released alone.
      */
     public static List<CompletedTxn> pairs(List<HistoryEvent> events) {
         Map<String, HistoryEvent> open = new HashMap<>();
@@ -65,12 +66,7 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
                             + before.sequence() + " and " + e.sequence());
                 }
             } else {
-                HistoryEvent invocation = open.remove(process);
-                if (invocation == null) {
-                    throw new AssertionError("stage 1 emitted completion " + e.sequence() + " of " + process
-                            + " without an invocation before it");
-                }
-                out.add(new CompletedTxn(invocation, e));
+                out.add(new CompletedTxn(open.remove(process), e));
             }
         }
         return out;

@@ -54,9 +54,11 @@ import java.util.Map;
  * reported as late instead, which is still visible.
  *
  * <p><b>Protocol faults</b> go to {@link #DEAD_LETTERS} with a message, are counted, and never
- * throw: a completion without a pending invocation (dropped), an invocation while another is
- * pending (the new one is dropped; the first one stays and pairs with the next completion), an
- * invocation after an info completion (dropped; Jepsen retires a process after info).
+ * throw: an invocation while another is pending (the new one is dropped; the first one stays and
+ * pairs with the next completion), an invocation or a completion after an info completion
+ * (dropped; Jepsen retires a process after info). A completion without a pending invocation is
+ * not a fault: it is released, and the checker takes it, as Elle does, for a transaction invoked
+ * at an unknown time.
  *
  * <p><b>State</b> (see docs/state.md): per agent, a process's pending invocation and progress
  * (maps by process) and the next sequence; a process's entries go once its last transaction has
@@ -82,7 +84,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
     /** Processing time a contiguous run waits before it leaves, so a release writes state for many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
-    /** Protocol faults (orphan completion, double invocation, reuse after info). */
+    /** Protocol faults (double invocation, reuse after info). */
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", JobTypes.DEAD_LETTER);
     /** Events that arrived behind the watermark. */
     public static final OutputTag<HistoryEvent> LATE_EVENTS = new OutputTag<>("late-events", JobTypes.HISTORY_EVENT);
@@ -292,11 +294,14 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
                 r.pending = event;
                 out.collect(event);
             }
-        } else if (pending == null) {
-            deadLetter(ctx, DeadLetter.Kind.ORPHAN_COMPLETION, event, "completion \"" + type.jepsenName()
-                    + "\" (seq " + event.sequence() + ") of process " + event.op().process() + " of agent "
-                    + event.source() + " has no pending invocation; it is dropped");
+        } else if (pending == null && retired) {
+            deadLetter(ctx, DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, event, "process " + event.op().process()
+                    + " of agent " + event.source() + " completed a transaction (seq " + event.sequence()
+                    + ") after an info completion; Jepsen retires a process after info, so the completion is dropped");
         } else {
+            // A completion without a pending invocation (its invocation never came, was late or
+            // was dropped) passes too: the checker takes it as Elle does, for a transaction
+            // invoked at an unknown time.
             r.pending = null;
             completed.inc();
             out.collect(event);

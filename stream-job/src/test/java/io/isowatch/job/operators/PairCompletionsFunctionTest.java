@@ -22,6 +22,7 @@ import static io.isowatch.job.Events.complete;
 import static io.isowatch.job.Events.invoke;
 import static io.isowatch.job.Events.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PairCompletionsFunctionTest {
@@ -116,16 +117,15 @@ class PairCompletionsFunctionTest {
     }
 
     @Test
-    void orphanCompletion_goesToDeadLetters() throws Exception {
+    void completionWithoutInvocation_isReleasedAlone_asElleTakesIt() throws Exception {
         send(ok("a", 1, 1, 11));
         harness.processWatermark(20);
-        assertTrue(completed().isEmpty());
-        List<DeadLetter> dead = deadLetters();
-        assertEquals(1, dead.size());
-        assertEquals(DeadLetter.Kind.ORPHAN_COMPLETION, dead.get(0).kind());
-        assertTrue(dead.get(0).error().contains("no pending invocation"), dead.get(0).error());
-        assertTrue(dead.get(0).raw().contains("\"seq\":1"), dead.get(0).raw());
-        assertEquals(1, function.protocolDeadLetters());
+        List<CompletedTxn> out = completed();
+        assertEquals(1, out.size());
+        assertNull(out.get(0).invocation());
+        assertEquals(1, out.get(0).completion().sequence());
+        assertTrue(deadLetters().isEmpty());
+        assertEquals(0, function.protocolDeadLetters());
     }
 
     @Test
@@ -143,8 +143,10 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10), complete(OpType.INFO, "a", 1, 1, 11), invoke("a", 2, 1, 12), ok("a", 3, 1, 13));
         harness.processWatermark(20);
         assertEquals(1, completed().size());
-        assertEquals(List.of(DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, DeadLetter.Kind.ORPHAN_COMPLETION),
+        assertEquals(List.of(DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO),
                 deadLetters().stream().map(DeadLetter::kind).toList());
+        assertTrue(deadLetters().get(1).error().contains("completed a transaction (seq 3) after an info completion"),
+                deadLetters().get(1).error());
     }
 
     @Test
@@ -263,13 +265,13 @@ class PairCompletionsFunctionTest {
         harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
         assertEquals(List.of(0L), sequences(harness.extractOutputValues()), "nothing leaves across the gap");
         harness.processWatermark(31);
-        // 2 is an orphan completion (its invocation, seq 1, never came); 3 and 4 pair.
-        assertEquals(List.of(0L, 3L, 4L), sequences(harness.extractOutputValues()));
-        assertEquals(List.of(DeadLetter.Kind.ORPHAN_COMPLETION), deadLetters().stream().map(DeadLetter::kind).toList());
+        // 2 completes a transaction of process 2, which never invoked: it leaves alone; 3 and 4 pair.
+        assertEquals(List.of(0L, 2L, 3L, 4L), sequences(harness.extractOutputValues()));
+        assertTrue(deadLetters().isEmpty());
         // The contiguous rule resumes after what the watermark released...
         send(ok("a", 5, 1, 40));
         harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(0L, 3L, 4L, 5L), sequences(harness.extractOutputValues()));
+        assertEquals(List.of(0L, 2L, 3L, 4L, 5L), sequences(harness.extractOutputValues()));
         // ...and the skipped event, arriving now, is late, not released out of order.
         HistoryEvent skipped = invoke("a", 1, 9, 20);
         send(skipped);

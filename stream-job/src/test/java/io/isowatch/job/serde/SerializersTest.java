@@ -38,7 +38,7 @@ class SerializersTest {
         SerializerRoundTrip.check(DeadLetterSerializer.INSTANCE, List.of(
                 new DeadLetter(DeadLetter.Kind.MALFORMED_RECORD, "field \"type\": unknown", "{\"type\":\"okay\"}",
                         "isowatch.history", 3, 1234),
-                DeadLetter.of(DeadLetter.Kind.ORPHAN_COMPLETION, "no invocation", "x".repeat(20_000))));
+                DeadLetter.of(DeadLetter.Kind.DOUBLE_INVOCATION, "invoked twice", "x".repeat(20_000))));
     }
 
     @Test
