@@ -35,12 +35,35 @@ final class CheckCommand implements Callable<Integer> {
             description = "Write each anomaly's explanation and a DOT and SVG picture of every cycle here.")
     Path directory;
 
+    @Option(names = {"-p", "--plot-format"}, defaultValue = "svg", paramLabel = "FORMAT",
+            description = "Picture format for -o: svg (the default, and the only one: isowatch draws "
+                    + "in-process, without Graphviz; for PNG run dot -Tpng on the .dot files).")
+    String plotFormat;
+
+    @Option(names = {"-t", "--plot-timeout"}, paramLabel = "MS",
+            description = "Accepted as elle-cli accepts it. Elle bounds each Graphviz run by time; isowatch draws "
+                    + "in-process in time linear in the cycle, so no time limit applies (see --max-plot-bytes).")
+    Long plotTimeoutMillis;
+
+    @Option(names = {"-b", "--max-plot-bytes"}, paramLabel = "BYTES",
+            description = "Skip the SVG of a cycle whose DOT is larger than BYTES, as elle-cli does "
+                    + "(default: no limit); the DOT is written either way.")
+    Long maxPlotBytes;
+
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "History files.")
     List<Path> files;
 
     @Override
     public Integer call() {
         CheckerOptions options = flags.checkerOptions();
+        if (!"svg".equals(plotFormat)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--plot-format: isowatch draws cycles as SVG "
+                    + "(and writes each one's DOT), got '" + plotFormat + "'; for PNG run: dot -Tpng DIR/<anomaly>/<n>.dot");
+        }
+        if (plotTimeoutMillis != null && plotTimeoutMillis < 0 || maxPlotBytes != null && maxPlotBytes < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--plot-timeout and --max-plot-bytes must be >= 0");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean anyInvalid = false;
@@ -50,14 +73,19 @@ final class CheckCommand implements Callable<Integer> {
                 HistoryCheck.Result result = new HistoryCheck(options, flags.quiet ? null : err).run(file);
                 flags.print(out, file, result.verdict(), result.atoms(), result.seconds());
                 if (directory != null) {
-                    Pictures.write(outputDirectory(file), result.verdict(), result.atoms());
+                    int skipped = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),
+                            maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes);
+                    if (skipped > 0) {
+                        err.println("isowatch check: " + file + ": " + skipped + " cycle picture(s) not drawn: DOT larger"
+                                + " than --max-plot-bytes " + maxPlotBytes + " (the .dot files are written)");
+                    }
                 }
                 anyInvalid |= result.verdict().valid() == Validity.FALSE;
             } catch (HistoryFormatException | HistoryViolationException e) {
                 err.println("isowatch check: " + file + ": " + e.getMessage());
                 anyError = true;
             } catch (UncheckedIOException e) {
-                err.println("isowatch check: " + file + ": " + e.getCause().getMessage());
+                err.println("isowatch check: " + file + ": " + IoFailures.describe(e.getCause()));
                 anyError = true;
             }
             out.flush();

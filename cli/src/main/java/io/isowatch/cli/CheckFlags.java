@@ -68,6 +68,12 @@ final class CheckFlags {
                     + "(default: ${DEFAULT-VALUE}).")
     long cycleSearchBudget;
 
+    @Option(names = {"-s", "--cycle-search-timeout"}, defaultValue = "0", paramLabel = "MS",
+            description = "Milliseconds one cycle search may take before the verdict becomes unknown, as Elle's "
+                    + ":cycle-search-timeout (default: no limit, so a verdict does not depend on the machine's "
+                    + "speed; --cycle-search-budget bounds every search by edges).")
+    long cycleSearchTimeoutMillis;
+
     @Option(names = "--max-shown", defaultValue = "8", paramLabel = "N",
             description = "Text output: findings shown per anomaly type (default: ${DEFAULT-VALUE}).")
     int maxShown;
@@ -108,11 +114,11 @@ final class CheckFlags {
             }
             anomalySet.add(a.trim());
         }
-        if (reorderWindow < 0 || cycleSearchBudget <= 0) {
-            throw usage("--reorder-window must be >= 0 and --cycle-search-budget > 0");
+        if (reorderWindow < 0 || cycleSearchBudget <= 0 || cycleSearchTimeoutMillis < 0) {
+            throw usage("--reorder-window and --cycle-search-timeout must be >= 0 and --cycle-search-budget > 0");
         }
         return new CheckerOptions(modelSet, anomalySet, reorderWindow, cycleSearchBudget, workload,
-                new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys));
+                new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys), cycleSearchTimeoutMillis);
     }
 
     /** Prints one file's verdict as {@code check} does. */

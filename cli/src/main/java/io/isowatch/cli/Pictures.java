@@ -26,7 +26,9 @@ final class Pictures {
     private Pictures() {
     }
 
-    static void write(Path dir, Verdict verdict, AtomTable atoms) {
+    /** Writes the directory; returns how many SVGs were left out because their DOT exceeds {@code maxPlotBytes}. */
+    static int write(Path dir, Verdict verdict, AtomTable atoms, long maxPlotBytes) {
+        int skipped = 0;
         try {
             Files.createDirectories(dir);
             for (Map.Entry<AnomalyType, List<Finding>> e : verdict.anomalies().entrySet()) {
@@ -39,8 +41,13 @@ final class Pictures {
                     if (f instanceof Finding.Cycle cycle) {
                         Path sub = dir.resolve(type);
                         Files.createDirectories(sub);
-                        Files.writeString(sub.resolve(n + ".dot"), CycleDot.render(cycle, atoms), StandardCharsets.UTF_8);
-                        Files.writeString(sub.resolve(n + ".svg"), CycleSvg.render(cycle, atoms), StandardCharsets.UTF_8);
+                        byte[] dot = CycleDot.render(cycle, atoms).getBytes(StandardCharsets.UTF_8);
+                        Files.write(sub.resolve(n + ".dot"), dot);
+                        if (dot.length > maxPlotBytes) {
+                            skipped++;
+                        } else {
+                            Files.writeString(sub.resolve(n + ".svg"), CycleSvg.render(cycle, atoms), StandardCharsets.UTF_8);
+                        }
                     }
                     n++;
                 }
@@ -49,5 +56,6 @@ final class Pictures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return skipped;
     }
 }

@@ -90,7 +90,7 @@ final class ReplayCommand implements Callable<Integer> {
                 err.println("isowatch replay: " + file + ": " + e.getMessage());
                 anyError = true;
             } catch (UncheckedIOException e) {
-                err.println("isowatch replay: " + file + ": " + e.getCause().getMessage());
+                err.println("isowatch replay: " + file + ": " + IoFailures.describe(e.getCause()));
                 anyError = true;
             }
         }

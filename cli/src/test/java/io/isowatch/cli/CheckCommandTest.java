@@ -95,6 +95,54 @@ class CheckCommandTest {
     }
 
     @Test
+    void check_elleCliPlotAndTimeoutOptions_areAccepted(@TempDir Path dir) throws IOException {
+        // elle-cli's own test.sh runs its paper example with each of these and expects exit 1.
+        for (String[] option : List.of(new String[] {"--plot-format", "svg"}, new String[] {"-s", "1000"},
+                new String[] {"--cycle-search-timeout", "1000"}, new String[] {"--plot-timeout", "5000"},
+                new String[] {"-t", "5000"}, new String[] {"--max-plot-bytes", "65536"}, new String[] {"-b", "65536"})) {
+            Run r = run("check", "-q", option[0], option[1], "-o", dir.toString(), golden("G2-item-write-skew").toString());
+            assertEquals(ExitCodes.INVALID, r.code(), String.join(" ", option) + ": " + r.err());
+            assertTrue(Files.exists(dir.resolve("G2-item").resolve("0.svg")), String.join(" ", option));
+        }
+    }
+
+    @Test
+    void check_maxPlotBytes_skipsLargerSvgsButWritesTheirDot(@TempDir Path dir) throws IOException {
+        Run r = run("check", "-q", "-o", dir.toString(), "--max-plot-bytes", "10", golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.INVALID, r.code(), r.err());
+        assertTrue(Files.exists(dir.resolve("G2-item").resolve("0.dot")));
+        assertFalse(Files.exists(dir.resolve("G2-item").resolve("0.svg")));
+        assertTrue(r.err().contains("1 cycle picture(s) not drawn: DOT larger than --max-plot-bytes 10"), r.err());
+    }
+
+    @Test
+    void check_plotFormatPng_isAUsageErrorSayingHowToGetOne() {
+        Run r = run("check", "-q", "-p", "png", golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("isowatch draws cycles as SVG") && r.err().contains("dot -Tpng"), r.err());
+    }
+
+    @Test
+    void check_listAppendHistoryWithRegisterWrites_exits255NamingTheMicroOp(@TempDir Path dir) throws IOException {
+        // elle-cli's rw-register example checked without -m rw-register: Elle's list-append throws
+        // :unexpected-txn-micro-op-types, and elle-cli exits 255.
+        Path registers = dir.resolve("registers.jsonl");
+        Files.writeString(registers, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"value\":[[\"w\",\"x\",2]]}\n"
+                + "{\"index\":1,\"type\":\"ok\",\"process\":0,\"value\":[[\"w\",\"x\",2]]}\n");
+        Run r = run("check", "-q", registers.toString());
+        assertEquals(ExitCodes.ERROR, r.code(), r.out());
+        assertTrue(r.err().contains("line 1 (index 0): micro-op 1 is [:w \"x\" 2], a register write;"), r.err());
+        assertEquals(ExitCodes.VALID, run("check", "-q", "-m", "rw-register", registers.toString()).code());
+    }
+
+    @Test
+    void check_missingFile_saysSo(@TempDir Path dir) {
+        Run r = run("check", "-q", dir.resolve("nonexistent.edn").toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("nonexistent.edn: no such file"), r.err());
+    }
+
+    @Test
     void check_malformedJson_exits255NamingFileAndLine(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[]}\n"

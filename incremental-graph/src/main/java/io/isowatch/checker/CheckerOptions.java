@@ -15,9 +15,14 @@ import java.util.Set;
  *                          verdict becomes unknown
  * @param workload          list-append or rw-register
  * @param registerOptions   the version-order sources rw-register may assume
+ * @param cycleSearchTimeoutMillis wall-clock milliseconds a single cycle search may take
+ *                          before it gives up like an exhausted budget (Elle's
+ *                          {@code :cycle-search-timeout}); 0 for no limit, the default, which
+ *                          keeps verdicts independent of the machine's speed
  */
 public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
-                             long cycleSearchBudget, Workload workload, RegisterOptions registerOptions)
+                             long cycleSearchBudget, Workload workload, RegisterOptions registerOptions,
+                             long cycleSearchTimeoutMillis)
         implements java.io.Serializable {
 
     /** Elle's default: strict-serializable. */
@@ -35,13 +40,16 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
         }
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(registerOptions, "registerOptions");
+        if (cycleSearchTimeoutMillis < 0) {
+            throw new IllegalArgumentException("cycleSearchTimeoutMillis must be >= 0, got " + cycleSearchTimeoutMillis);
+        }
     }
 
     /** List-append options. */
     public CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
                           long cycleSearchBudget) {
         this(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, Workload.LIST_APPEND,
-                RegisterOptions.NONE);
+                RegisterOptions.NONE, 0);
     }
 
     /** Strict-serializable, no extra anomalies, in-order delivery. */
@@ -50,29 +58,38 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
     }
 
     public CheckerOptions withModels(Set<String> models) {
-        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions);
+        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions,
+                cycleSearchTimeoutMillis);
     }
 
     public CheckerOptions withAnomalies(Set<String> extra) {
-        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget, workload, registerOptions);
+        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget, workload, registerOptions,
+                cycleSearchTimeoutMillis);
     }
 
     public CheckerOptions withReorderWindow(int window) {
-        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget, workload, registerOptions);
+        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget, workload, registerOptions,
+                cycleSearchTimeoutMillis);
     }
 
     public CheckerOptions withCycleSearchBudget(long budget) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget, workload, registerOptions);
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget, workload, registerOptions,
+                cycleSearchTimeoutMillis);
     }
 
     /** Checks an rw-register history with the given version-order sources. */
     public CheckerOptions withRegisters(RegisterOptions register) {
         return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget,
-                Workload.RW_REGISTER, register);
+                Workload.RW_REGISTER, register, cycleSearchTimeoutMillis);
     }
 
     public CheckerOptions withWorkload(Workload value) {
         return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, value,
-                registerOptions);
+                registerOptions, cycleSearchTimeoutMillis);
+    }
+
+    public CheckerOptions withCycleSearchTimeoutMillis(long millis) {
+        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, workload,
+                registerOptions, millis);
     }
 }

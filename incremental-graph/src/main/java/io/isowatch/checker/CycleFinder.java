@@ -49,16 +49,21 @@ final class CycleFinder {
     private final IncrementalCycleIndex index;
     private final CycleSearch search;
     private final long budget;
+    /** What a search that gave up exceeded, for its finding. */
+    private final String limits;
     private final List<CycleSpec> order = new ArrayList<>();
     private final long[] impliedMask;
     private final List<Found> found = new ArrayList<>();
     private final IntList cyclicMembers = new IntList();
 
-    CycleFinder(MutableDependencyGraph graph, boolean realtime, boolean process, long budget) {
+    CycleFinder(MutableDependencyGraph graph, boolean realtime, boolean process, long budget, long timeoutMillis) {
         this.graph = graph;
         this.index = new IncrementalCycleIndex(graph);
         this.search = new CycleSearch(graph, index);
+        this.search.timeLimit(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         this.budget = budget;
+        this.limits = "visited more than " + budget + " edges"
+                + (timeoutMillis > 0 ? " or ran longer than " + timeoutMillis + " ms" : "");
         for (String name : ConsistencyModels.cycleSearchOrder()) {
             AnomalyType type = AnomalyType.byElleName(name);
             if (type == null) {
@@ -116,7 +121,7 @@ final class CycleFinder {
                 index.addTags(rep, TIMEOUT_TAG);
                 Finding timeout = new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
                         "searching a component of " + index.componentSize(rep) + " transactions for "
-                                + spec.type() + " visited more than " + budget + " edges",
+                                + spec.type() + " " + limits,
                         List.of(explainer.txn(from), explainer.txn(to)));
                 found.add(new Found(timeout, from, -1));
                 report.accept(timeout);
@@ -216,7 +221,7 @@ final class CycleFinder {
                     if (r.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
                         out.add(new Found(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
                                 "searching a component of " + members.length + " transactions afresh for "
-                                        + order.get(i).type() + " ran out of budget",
+                                        + order.get(i).type() + " " + limits,
                                 List.of(explainer.txn(from), explainer.txn(to))), from, -1));
                         break searching;
                     }

@@ -98,7 +98,8 @@ public final class IncrementalChecker {
         this.graph = new MutableDependencyGraph(options.workload() == Workload.RW_REGISTER
                 ? MutableDependencyGraph.REGISTER_EXPLANATIONS : MutableDependencyGraph.LIST_APPEND_EXPLANATIONS);
         this.sessions = new SessionOrder(realtime, process);
-        this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget());
+        this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget(),
+                options.cycleSearchTimeoutMillis());
         this.inference = options.workload() == Workload.RW_REGISTER
                 ? new RegisterInference(context, options.registerOptions())
                 : new ListAppendInference(context);
@@ -198,6 +199,7 @@ public final class IncrementalChecker {
     // ---- invocations ----
 
     private void invoke(Op op) {
+        requireWorkloadMicroOps(op);
         long p = op.process();
         int open = openTxn.get(p);
         if (open != LongIntMap.MISSING && open != NONE) {
@@ -221,6 +223,7 @@ public final class IncrementalChecker {
      * at invocations. Its process is still sequential, so process order holds.
      */
     private int invokeUnseen(Op completion) {
+        requireWorkloadMicroOps(completion);
         long p = completion.process();
         int crash = crashed.get(p);
         if (crash != LongIntMap.MISSING) {
@@ -235,6 +238,23 @@ public final class IncrementalChecker {
         sessions.invokedAtUnknownTime(id);
         unseenInvocations++;
         return id;
+    }
+
+    /**
+     * Refuses a micro-op of the other workload before the transaction opens, so its process stays
+     * free. Elle's list-append throws {@code :unexpected-txn-micro-op-types} on any client op with
+     * a micro-op other than {@code :append} and {@code :r} ({@code verify-mop-types}), and its
+     * rw-register has no case for {@code :append} ({@code op-internal-case}).
+     */
+    private void requireWorkloadMicroOps(Op op) {
+        List<MicroOp> mops = op.value();
+        boolean listAppend = options.workload() == Workload.LIST_APPEND;
+        for (int i = 0; i < mops.size(); i++) {
+            MicroOp m = mops.get(i);
+            if (listAppend ? m instanceof MicroOp.Write : m instanceof MicroOp.Append) {
+                throw new HistoryViolationException(op, Messages.otherWorkloadsMicroOp(op, i + 1, write(m), listAppend));
+            }
+        }
     }
 
     // ---- completions ----
@@ -283,15 +303,18 @@ public final class IncrementalChecker {
     private String writes(List<MicroOp> mops) {
         StringBuilder out = new StringBuilder();
         for (MicroOp m : mops) {
-            if (m instanceof MicroOp.Append a) {
-                out.append(out.length() == 0 ? "" : " ").append("[:append ").append(atoms.render(a.key()))
-                        .append(' ').append(atoms.render(a.value())).append(']');
-            } else if (m instanceof MicroOp.Write w) {
-                out.append(out.length() == 0 ? "" : " ").append("[:w ").append(atoms.render(w.key()))
-                        .append(' ').append(atoms.render(w.value())).append(']');
+            if (!(m instanceof MicroOp.Read)) {
+                out.append(out.length() == 0 ? "" : " ").append(write(m));
             }
         }
         return out.length() == 0 ? "none" : out.toString();
+    }
+
+    /** An append or register write as EDN, for a message. */
+    private String write(MicroOp m) {
+        return m instanceof MicroOp.Append a
+                ? "[:append " + atoms.render(a.key()) + " " + atoms.render(a.value()) + "]"
+                : "[:w " + atoms.render(((MicroOp.Write) m).key()) + " " + atoms.render(((MicroOp.Write) m).value()) + "]";
     }
 
     private void link(int from, int to, EdgeKind kind) {

@@ -36,6 +36,14 @@ final class Messages {
                 + " appends or writes (docs/elle-compatibility.md)";
     }
 
+    static String otherWorkloadsMicroOp(Op op, int position, String mop, boolean listAppend) {
+        return where(op) + ": micro-op " + position + " is " + mop + (listAppend
+                ? ", a register write; a list-append history holds only :append and :r micro-ops"
+                        + " (check registers with -m rw-register)"
+                : ", an append; an rw-register history holds only :w and :r micro-ops"
+                        + " (check lists with -m list-append)");
+    }
+
     static String registerReadOfList(Op op, int position, String key, String list) {
         return where(op) + ": micro-op " + position + " reads key " + key + " as the list " + list
                 + "; an rw-register read returns one value, or nil for the initial value"

@@ -16,9 +16,10 @@ import java.util.Arrays;
  * first runs a breadth-first search over (transaction, constraint state) pairs, which decides in
  * polynomial time whether any closed walk of that shape exists: if none does, no cycle does
  * either. A walk that repeats a transaction is not yet a cycle, so then a depth-first search over
- * simple paths, by increasing length, looks for a true one. Both share a budget of edge visits;
- * running out yields {@link Outcome#OUT_OF_BUDGET}, which the checker reports as unknown, never as
- * valid.
+ * simple paths, by increasing length, looks for a true one. Both share a budget of edge visits,
+ * and optionally a wall-clock limit ({@link #timeLimit}, Elle's {@code :cycle-search-timeout});
+ * running out of either yields {@link Outcome#OUT_OF_BUDGET}, which the checker reports as
+ * unknown, never as valid.
  *
  * <p>Step kinds are the kinds Elle would explain each pair by ({@link DependencyGraph#pairKind}).
  * Not thread-safe; one instance serves one checker.
@@ -52,10 +53,26 @@ public final class CycleSearch {
     private int[] kindMask = new int[16];
     private int stampEpoch;
     private long budgetLeft;
+    private long timeLimitNanos;
+    private long deadline;
 
     public CycleSearch(DependencyGraph graph, IncrementalCycleIndex index) {
         this.graph = graph;
         this.index = index;
+    }
+
+    /** Limits each search to {@code nanos} of wall-clock time as well as its budget; 0 for no limit. */
+    public void timeLimit(long nanos) {
+        timeLimitNanos = nanos;
+    }
+
+    /**
+     * Spends one edge visit. The clock is read once every 4096 visits, so a time limit costs
+     * nothing measurable and overshoots by a few microseconds at most.
+     */
+    private boolean exhausted() {
+        return --budgetLeft < 0
+                || timeLimitNanos > 0 && (budgetLeft & 0xFFF) == 0 && System.nanoTime() - deadline > 0;
     }
 
     /**
@@ -100,6 +117,7 @@ public final class CycleSearch {
             return Result.NONE;
         }
         budgetLeft = budget;
+        deadline = System.nanoTime() + timeLimitNanos;
         int firstKinds = anyKind ? kindsBetween(from, to) : explained.bit();
         for (int k = 0; k < KINDS.length; k++) {
             if ((firstKinds & (1 << k)) == 0) {
@@ -241,7 +259,7 @@ public final class CycleSearch {
             int state = qState.get(head);
             int s = scanTargets(node);
             for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
-                if (--budgetLeft < 0) {
+                if (exhausted()) {
                     return Result.OUT_OF_BUDGET;
                 }
                 int t = graph.target(e);
@@ -372,7 +390,7 @@ public final class CycleSearch {
             }
         }
         for (int i = 0; i < n; i++) {
-            if (--budgetLeft < 0) {
+            if (exhausted()) {
                 return -1;
             }
             int t = targets[i];

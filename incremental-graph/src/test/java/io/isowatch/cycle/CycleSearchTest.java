@@ -90,6 +90,27 @@ class CycleSearchTest {
     }
 
     @Test
+    void timeLimit_endsALongSearchAsOutOfBudget_andNoLimitFinishesIt() {
+        // Every pair of 100 transactions joined by ww, and one rw: no G2-item (two rw) exists, but
+        // proving it visits every edge in several states, far more than the clock's 4096 steps.
+        int n = 100;
+        for (int a = 0; a < n; a++) {
+            for (int b = 0; b < n; b++) {
+                if (a != b) {
+                    link(a, b, a == 0 && b == 1 ? RW : WW);
+                }
+            }
+        }
+        search.focus(index.component(0));
+        search.timeLimit(1);
+        assertEquals(CycleSearch.Outcome.OUT_OF_BUDGET,
+                search.find(CycleSpec.of(AnomalyType.G2_ITEM), 0, 1, Long.MAX_VALUE).outcome());
+        search.timeLimit(0);
+        assertEquals(CycleSearch.Outcome.NONE,
+                search.find(CycleSpec.of(AnomalyType.G2_ITEM), 0, 1, Long.MAX_VALUE).outcome());
+    }
+
+    @Test
     void tinyBudget_isOutOfBudgetNeverNone() {
         for (int i = 0; i < 30; i++) {
             link(i, i + 1, WW);
