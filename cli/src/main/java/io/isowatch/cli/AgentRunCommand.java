@@ -20,6 +20,7 @@ import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadProgress;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
+import io.isowatch.config.Durations;
 import io.isowatch.gen.KeyDistribution;
 import io.isowatch.history.HistoryEvent;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
@@ -35,7 +36,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,8 +43,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code isowatch agent run}: runs an Elle-style workload against a target database, recording
@@ -59,7 +57,6 @@ import java.util.regex.Pattern;
 final class AgentRunCommand implements Callable<Integer> {
 
     private static final String EMBEDDED = "embedded:";
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -191,7 +188,7 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         Duration drain;
         try {
-            drain = parseDuration("--drain-timeout", drainTimeout);
+            drain = Durations.parse("--drain-timeout", drainTimeout);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -327,7 +324,7 @@ final class AgentRunCommand implements Callable<Integer> {
                     .withWorkload(workloadNamed(workload))
                     .withConcurrency(concurrency)
                     .withRate(rate)
-                    .withDuration(parseDuration("--duration", duration))
+                    .withDuration(Durations.parse("--duration", duration))
                     .withTxnLimit(txns)
                     .withKeyCount(shape.keys)
                     .withMaxWritesPerKey(shape.maxWritesPerKey)
@@ -458,29 +455,6 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         if (first != null) {
             throw first;
-        }
-    }
-
-    /** Parses 30 (seconds), 500ms, 10s, 5m, 2h or ISO-8601. */
-    static Duration parseDuration(String option, String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        Matcher m = DURATION.matcher(t);
-        if (m.matches()) {
-            double amount = Double.parseDouble(m.group(1));
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            double nanosPerUnit = switch (unit) {
-                case "ms" -> 1e6;
-                case "m" -> 60e9;
-                case "h" -> 3600e9;
-                default -> 1e9;
-            };
-            return Duration.ofNanos((long) (amount * nanosPerUnit));
-        }
-        try {
-            return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(option + ": cannot read '" + text
-                    + "' as a duration; use e.g. 30, 500ms, 10s, 5m, 2h or PT1M");
         }
     }
 

@@ -1,8 +1,7 @@
 package io.isowatch.cli;
 
-import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.checker.CheckerOptions;
-import io.isowatch.checker.RegisterOptions;
+import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
 import io.isowatch.checker.Workload;
@@ -15,9 +14,9 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The options of {@code check} that decide the verdict and how it is printed, shared by
@@ -84,42 +83,36 @@ final class CheckFlags {
     /** Output formats. */
     enum OutputFormat { text, json }
 
-    /** The checker's options; a bad name or value is a usage error naming the option. */
+    /** The checker's options, read as the job reads its own; a bad name or value is a usage error naming the flag. */
     CheckerOptions checkerOptions() {
-        Workload workload = Workload.byElleName(model);
-        if (workload == null) {
-            throw usage("-m: unknown workload '" + model + "'; isowatch checks list-append and rw-register histories");
+        Map<String, String> raw = new LinkedHashMap<>();
+        raw.put(CheckerOptionsReader.WORKLOAD, model);
+        raw.put(CheckerOptionsReader.CONSISTENCY_MODELS, String.join(",", models));
+        raw.put(CheckerOptionsReader.ANOMALIES, String.join(",", anomalies));
+        raw.put(CheckerOptionsReader.REORDER_WINDOW, Integer.toString(reorderWindow));
+        raw.put(CheckerOptionsReader.CYCLE_SEARCH_BUDGET, Long.toString(cycleSearchBudget));
+        raw.put(CheckerOptionsReader.CYCLE_SEARCH_TIMEOUT, cycleSearchTimeoutMillis + "ms");
+        raw.put(CheckerOptionsReader.WFR_KEYS, Boolean.toString(wfrKeys));
+        raw.put(CheckerOptionsReader.SEQUENTIAL_KEYS, Boolean.toString(sequentialKeys));
+        raw.put(CheckerOptionsReader.LINEARIZABLE_KEYS, Boolean.toString(linearizableKeys));
+        try {
+            return CheckerOptionsReader.read(raw, FLAGS::get);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
-        boolean registerFlags = wfrKeys || sequentialKeys || linearizableKeys;
-        if (registerFlags && workload != Workload.RW_REGISTER) {
-            throw usage("--wfr-keys, --sequential-keys and --linearizable-keys apply to -m rw-register only");
-        }
-        Set<String> modelSet = new LinkedHashSet<>();
-        for (String m : models) {
-            if (!m.isBlank() && !"none".equals(m)) {
-                try {
-                    ConsistencyModels.canonicalModel(m.trim());
-                } catch (IllegalArgumentException e) {
-                    throw usage("-c: " + e.getMessage());
-                }
-                modelSet.add(m.trim());
-            }
-        }
-        Set<String> anomalySet = new LinkedHashSet<>();
-        for (String a : anomalies) {
-            try {
-                ConsistencyModels.checkAnomalyName(a.trim());
-            } catch (IllegalArgumentException e) {
-                throw usage("-a: " + e.getMessage());
-            }
-            anomalySet.add(a.trim());
-        }
-        if (reorderWindow < 0 || cycleSearchBudget <= 0 || cycleSearchTimeoutMillis < 0) {
-            throw usage("--reorder-window and --cycle-search-timeout must be >= 0 and --cycle-search-budget > 0");
-        }
-        return new CheckerOptions(modelSet, anomalySet, reorderWindow, cycleSearchBudget, workload,
-                new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys), cycleSearchTimeoutMillis);
     }
+
+    /** The flag that sets each of the reader's keys, for its messages. */
+    private static final Map<String, String> FLAGS = Map.of(
+            CheckerOptionsReader.WORKLOAD, "-m",
+            CheckerOptionsReader.CONSISTENCY_MODELS, "-c",
+            CheckerOptionsReader.ANOMALIES, "-a",
+            CheckerOptionsReader.REORDER_WINDOW, "--reorder-window",
+            CheckerOptionsReader.CYCLE_SEARCH_BUDGET, "--cycle-search-budget",
+            CheckerOptionsReader.CYCLE_SEARCH_TIMEOUT, "--cycle-search-timeout",
+            CheckerOptionsReader.WFR_KEYS, "--wfr-keys",
+            CheckerOptionsReader.SEQUENTIAL_KEYS, "--sequential-keys",
+            CheckerOptionsReader.LINEARIZABLE_KEYS, "--linearizable-keys");
 
     /** Prints one file's verdict as {@code check} does. */
     void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {

@@ -11,6 +11,7 @@ import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
+import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.JobOptions;
@@ -133,7 +134,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Duration runFor;
         try {
-            runFor = AgentRunCommand.parseDuration("--duration", duration);
+            runFor = Durations.parse("--duration", duration);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

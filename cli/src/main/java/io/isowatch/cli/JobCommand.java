@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import picocli.CommandLine;
@@ -42,8 +43,14 @@ final class JobCommand implements Callable<Integer> {
             Map.entry(JobOptions.MAX_PARALLELISM, "Key groups; fixed for the life of the job's state."),
             Map.entry(JobOptions.CHECKPOINT_INTERVAL, "0 disables checkpointing."),
             Map.entry(JobOptions.STATE_BACKEND, "rocksdb or hashmap."),
-            Map.entry(JobOptions.CONSISTENCY_MODELS, "Comma-separated Elle model names to check, as check's -c."),
-            Map.entry(JobOptions.WORKLOAD, "list-append or rw-register, as check's -m."));
+            Map.entry(JobOptions.CONSISTENCY_MODELS, "Comma-separated Elle model names to check, or none, as check's -c."),
+            Map.entry(CheckerOptionsReader.ANOMALIES, "Further anomalies to prohibit, comma-separated, as check's -a."),
+            Map.entry(JobOptions.WORKLOAD, "list-append or rw-register, as check's -m."),
+            Map.entry(CheckerOptionsReader.CYCLE_SEARCH_BUDGET, "Edges one cycle search may visit, as check's."),
+            Map.entry(CheckerOptionsReader.CYCLE_SEARCH_TIMEOUT, "Time one cycle search may take (e.g. 1s); 0 for no limit."),
+            Map.entry(CheckerOptionsReader.WFR_KEYS, "rw-register: writes follow reads (true/false)."),
+            Map.entry(CheckerOptionsReader.SEQUENTIAL_KEYS, "rw-register: sequentially consistent keys (true/false)."),
+            Map.entry(CheckerOptionsReader.LINEARIZABLE_KEYS, "rw-register: linearizable keys (true/false)."));
 
     @CommandLine.Spec
     CommandSpec spec;
@@ -75,7 +82,7 @@ final class JobCommand implements Callable<Integer> {
         JobOptions options = options();
         PrintWriter err = spec.commandLine().getErr();
         err.printf("isowatch job: checking topic %s on %s against %s (%s); alerts to topic %s%s; Ctrl-C stops%n",
-                options.historyTopic(), options.bootstrapServers(), String.join(", ", options.consistencyModels()),
+                options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model" : String.join(", ", options.consistencyModels()),
                 options.workload().elleName(), options.alertsTopic(),
                 metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/");
         err.flush();

@@ -111,14 +111,4 @@ class AgentCommandTest {
         assertTrue(r.err().contains("--spool-dir"), r.err());
     }
 
-    @Test
-    void parseDuration_acceptsPlainSecondsUnitsAndIso() {
-        assertEquals(Duration.ofSeconds(2), AgentRunCommand.parseDuration("d", "2"));
-        assertEquals(Duration.ofMillis(500), AgentRunCommand.parseDuration("d", "500ms"));
-        assertEquals(Duration.ofMinutes(5), AgentRunCommand.parseDuration("d", "5m"));
-        assertEquals(Duration.ofHours(2), AgentRunCommand.parseDuration("d", "2h"));
-        assertEquals(Duration.ofMillis(1500), AgentRunCommand.parseDuration("d", "1.5s"));
-        assertEquals(Duration.ofMinutes(1), AgentRunCommand.parseDuration("d", "PT1M"));
-        assertThrows(IllegalArgumentException.class, () -> AgentRunCommand.parseDuration("d", "soon"));
-    }
 }

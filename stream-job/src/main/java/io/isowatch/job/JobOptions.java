@@ -1,11 +1,11 @@
 package io.isowatch.job;
 
-import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
+import io.isowatch.config.Durations;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,14 +35,15 @@ import java.util.TreeSet;
  *   <tr><td>alerts-topic</td><td>isowatch.alerts</td><td>topic of the alerts, one JSON finding per record, keyed by its stable id</td></tr>
  *   <tr><td>dead-letter-topic</td><td>isowatch.dead-letters</td><td>topic of malformed records, protocol faults and late events</td></tr>
  *   <tr><td>alerts-webhook</td><td>(none)</td><td>Alertmanager base URL (e.g. http://alertmanager:9093); alerts are POSTed to /api/v2/alerts</td></tr>
- *   <tr><td>consistency-models</td><td>strict-serializable</td><td>comma-separated Elle model names to check, as check's -c</td></tr>
- *   <tr><td>workload</td><td>list-append</td><td>list-append or rw-register, as check's -m</td></tr>
+ *   <tr><td>consistency-models, anomalies, workload, cycle-search-budget, cycle-search-timeout,
+ *   wfr-keys, sequential-keys, linearizable-keys</td><td>as {@code check}</td><td>the checker's options, read by
+ *   {@link CheckerOptionsReader} exactly as {@code check}'s -c, -a, -m and the rest</td></tr>
  *   <tr><td>history-retention</td><td>60s</td><td>event time a history's transactions stay checkable; older ones are forgotten, bounding memory; 0 keeps all</td></tr>
  *   <tr><td>rocksdb-compression</td><td>none</td><td>compression of RocksDB's files: none, snappy, lz4 or zstd</td></tr>
  * </table>
  *
- * Durations are written as a number with a unit ({@code 500ms}, {@code 5s}, {@code 2m},
- * {@code 1h}) or in ISO-8601 ({@code PT5S}).
+ * Durations are read by {@link Durations}: a number with a unit ({@code 500ms}, {@code 5s},
+ * {@code 2m}, {@code 1h}; a bare number is seconds) or ISO-8601 ({@code PT5S}).
  */
 public record JobOptions(
         String bootstrapServers,
@@ -59,8 +60,7 @@ public record JobOptions(
         String alertsTopic,
         String deadLetterTopic,
         String alertsWebhook,
-        Set<String> consistencyModels,
-        Workload workload,
+        CheckerOptions checker,
         Duration historyRetention,
         String rocksdbCompression) {
 
@@ -78,8 +78,8 @@ public record JobOptions(
     public static final String ALERTS_TOPIC = "alerts-topic";
     public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
     public static final String ALERTS_WEBHOOK = "alerts-webhook";
-    public static final String CONSISTENCY_MODELS = "consistency-models";
-    public static final String WORKLOAD = "workload";
+    public static final String CONSISTENCY_MODELS = CheckerOptionsReader.CONSISTENCY_MODELS;
+    public static final String WORKLOAD = CheckerOptionsReader.WORKLOAD;
     public static final String HISTORY_RETENTION = "history-retention";
     public static final String ROCKSDB_COMPRESSION = "rocksdb-compression";
 
@@ -103,19 +103,9 @@ public record JobOptions(
         requireText(alertsTopic, ALERTS_TOPIC);
         requireText(deadLetterTopic, DEAD_LETTER_TOPIC);
         Objects.requireNonNull(alertsWebhook, ALERTS_WEBHOOK);
-        Objects.requireNonNull(workload, WORKLOAD);
+        Objects.requireNonNull(checker, "checker options");
         requireNonNegative(historyRetention, HISTORY_RETENTION);
         requireOneOf(rocksdbCompression, ROCKSDB_COMPRESSION, COMPRESSIONS);
-        consistencyModels = Set.copyOf(consistencyModels);
-        if (consistencyModels.isEmpty()) {
-            throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + " must name at least one model");
-        }
-        for (String m : consistencyModels) {
-            if (!ConsistencyModels.modelNames().contains(m)) {
-                throw new IllegalArgumentException("option " + CONSISTENCY_MODELS + ": unknown model \"" + m
-                        + "\"; known models are " + ConsistencyModels.modelNames());
-            }
-        }
         if (parallelism < 1) {
             throw new IllegalArgumentException(PARALLELISM + " must be at least 1, got " + parallelism);
         }
@@ -160,8 +150,7 @@ public record JobOptions(
                 v.get(ALERTS_TOPIC).trim(),
                 v.get(DEAD_LETTER_TOPIC).trim(),
                 v.get(ALERTS_WEBHOOK).trim(),
-                models(v.get(CONSISTENCY_MODELS)),
-                workload(v.get(WORKLOAD)),
+                CheckerOptionsReader.read(v, key -> "option " + key),
                 duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)),
                 v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT));
     }
@@ -190,8 +179,8 @@ public record JobOptions(
         m.put(ALERTS_TOPIC, alertsTopic);
         m.put(DEAD_LETTER_TOPIC, deadLetterTopic);
         m.put(ALERTS_WEBHOOK, alertsWebhook);
-        m.put(CONSISTENCY_MODELS, String.join(",", new TreeSet<>(consistencyModels)));
-        m.put(WORKLOAD, workload.elleName());
+        m.putAll(CheckerOptionsReader.write(checker));
+        m.remove(CheckerOptionsReader.REORDER_WINDOW);
         m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
         m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
         return m;
@@ -213,8 +202,12 @@ public record JobOptions(
         d.put(ALERTS_TOPIC, "isowatch.alerts");
         d.put(DEAD_LETTER_TOPIC, "isowatch.dead-letters");
         d.put(ALERTS_WEBHOOK, "");
-        d.put(CONSISTENCY_MODELS, "strict-serializable");
-        d.put(WORKLOAD, "list-append");
+        // The checker's keys, but reorder-window: stage 1 hands the checker its events in order.
+        CheckerOptionsReader.DEFAULTS.forEach((key, value) -> {
+            if (!key.equals(CheckerOptionsReader.REORDER_WINDOW)) {
+                d.put(key, value);
+            }
+        });
         d.put(HISTORY_RETENTION, "60s");
         // Nearly all the job's RocksDB data is checked-batches, written once and read only on a
         // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md).
@@ -222,36 +215,24 @@ public record JobOptions(
         return java.util.Collections.unmodifiableMap(d);
     }
 
-    /** Parses {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 0} or ISO-8601 {@code PT5S}. */
+    /** A duration option, read as every isowatch duration is ({@link Durations}). */
     static Duration duration(String key, String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.startsWith("pt") || t.startsWith("p")) {
-                return Duration.parse(t.toUpperCase(Locale.ROOT));
-            }
-            if (t.equals("0")) {
-                return Duration.ZERO;
-            }
-            if (t.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
-            }
-            long n = Long.parseLong(t.substring(0, t.length() - 1).trim());
-            switch (t.charAt(t.length() - 1)) {
-                case 's': return Duration.ofSeconds(n);
-                case 'm': return Duration.ofMinutes(n);
-                case 'h': return Duration.ofHours(n);
-                default: break;
-            }
-        } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
-            // fall through to the message below
-        }
-        throw new IllegalArgumentException("option " + key + ": cannot read \"" + text
-                + "\" as a duration; write e.g. 500ms, 5s, 2m, 1h or PT5S");
+        return Durations.parse("option " + key, text);
     }
 
-    /** The checker's options: these models and workload, everything else at check's defaults. */
+    /** The checker's options, as {@code check} reads the same flags. */
     public CheckerOptions checkerOptions() {
-        return CheckerOptions.defaults().withModels(consistencyModels).withWorkload(workload);
+        return checker;
+    }
+
+    /** The models checked (empty for none). */
+    public Set<String> consistencyModels() {
+        return checker.consistencyModels();
+    }
+
+    /** list-append or rw-register. */
+    public Workload workload() {
+        return checker.workload();
     }
 
     /**
@@ -279,25 +260,6 @@ public record JobOptions(
             }
         }
         return parse(raw);
-    }
-
-    private static Set<String> models(String text) {
-        Set<String> out = new TreeSet<>();
-        for (String m : text.split(",")) {
-            if (!m.isBlank()) {
-                out.add(m.trim());
-            }
-        }
-        return out;
-    }
-
-    private static Workload workload(String text) {
-        Workload w = Workload.byElleName(text.trim());
-        if (w == null) {
-            throw new IllegalArgumentException("option " + WORKLOAD + ": expected list-append or rw-register, got \""
-                    + text + "\"");
-        }
-        return w;
     }
 
     private static int integer(String key, String text) {

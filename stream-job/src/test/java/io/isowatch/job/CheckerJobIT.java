@@ -4,6 +4,7 @@ import io.isowatch.agent.transport.HistoryEventJson;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.explain.VerdictJson;
@@ -112,12 +113,17 @@ class CheckerJobIT {
         for (HistoryEvent e : shuffle(all, random, displacement)) {
             raw.add(new Raw(0, raw.size(), json.render(e, atomsOf.get(e.source()))));
         }
-        JobOptions options = JobOptions.parse(Map.of(
+        // The checker's options travel as the job's own options, read as a deployed job reads them.
+        Map<String, String> given = new LinkedHashMap<>(CheckerOptionsReader.write(checks));
+        given.remove(CheckerOptionsReader.REORDER_WINDOW);
+        given.putAll(Map.of(
                 "parallelism", "2",
                 "max-parallelism", "16",
                 "checkpoint-interval", "0",
                 "state-backend", "rocksdb",
                 "max-out-of-orderness", maxOutOfOrderness));
+        JobOptions options = JobOptions.parse(given);
+        assertEquals(checks, options.checkerOptions());
         CollectingSink<Alert> alerts = new CollectingSink<>();
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
         CollectingSink<Tuple2<String, String>> verdicts = new CollectingSink<>();
@@ -125,7 +131,8 @@ class CheckerJobIT {
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, checks, source, JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts))
+        new CheckerJob(options, options.checkerOptions(), source,
+                JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts))
                 .execute(env, "checker-it");
 
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());

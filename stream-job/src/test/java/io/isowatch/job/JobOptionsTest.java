@@ -1,5 +1,8 @@
 package io.isowatch.job;
 
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.RegisterOptions;
+import io.isowatch.checker.Workload;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.junit.jupiter.api.Test;
 import org.rocksdb.CompressionType;
@@ -7,6 +10,7 @@ import org.rocksdb.CompressionType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -67,6 +71,33 @@ class JobOptionsTest {
         assertTrue(e.getMessage().contains("max-parallelism"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("rocksdb-compression", "gzip")));
         assertTrue(e.getMessage().contains("rocksdb-compression") && e.getMessage().contains("gzip"), e.getMessage());
+    }
+
+    @Test
+    void checkerOptions_areReadAsCheckReadsThem_everyOne() {
+        JobOptions o = JobOptions.parse(Map.of(
+                "consistency-models", "none",
+                "anomalies", "G1a,lost-update",
+                "workload", "rw-register",
+                "cycle-search-budget", "1000",
+                "cycle-search-timeout", "2s",
+                "wfr-keys", "true",
+                "linearizable-keys", "true"));
+        CheckerOptions c = o.checkerOptions();
+        assertEquals(Set.of(), c.consistencyModels());
+        assertEquals(Set.of("G1a", "lost-update"), c.anomalies());
+        assertEquals(Workload.RW_REGISTER, c.workload());
+        assertEquals(1000, c.cycleSearchBudget());
+        assertEquals(2000, c.cycleSearchTimeoutMillis());
+        assertEquals(new RegisterOptions(true, false, true), c.registerOptions());
+        assertEquals(o, JobOptions.parse(o.asMap()), "asMap() round-trips");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JobOptions.parse(Map.of("wfr-keys", "true")));
+        assertTrue(e.getMessage().contains("option wfr-keys") && e.getMessage().contains("rw-register"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("anomalies", "G7")));
+        assertTrue(e.getMessage().startsWith("option anomalies: ") && e.getMessage().contains("G7"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("reorder-window", "4")),
+                "stage 1 orders the checker's events: the job has no reorder-window");
     }
 
     @Test
