@@ -27,7 +27,7 @@ public enum EdgeKind {
         return elleName;
     }
 
-    /** The bit of this kind in an {@link EdgeKinds} set. */
+    /** The bit of this kind in a set of kinds held as an int mask (as the graph keeps a pair's kinds). */
     public int bit() {
         return 1 << ordinal();
     }

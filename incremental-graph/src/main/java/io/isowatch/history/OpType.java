@@ -26,15 +26,4 @@ public enum OpType {
     public boolean isCompletion() {
         return this != INVOKE;
     }
-
-    /** Parses a Jepsen type name, or returns null when it is not one. */
-    public static OpType fromJepsenName(String name) {
-        switch (name) {
-            case "invoke": return INVOKE;
-            case "ok": return OK;
-            case "fail": return FAIL;
-            case "info": return INFO;
-            default: return null;
-        }
-    }
 }

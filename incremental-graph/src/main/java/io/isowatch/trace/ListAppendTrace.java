@@ -96,11 +96,6 @@ public final class ListAppendTrace {
         return writer.get(element);
     }
 
-    /** Number of elements in the version order (the longest read). */
-    public int orderLength() {
-        return order.size();
-    }
-
     /** The first {@code length} elements of the version order. */
     public long[] prefix(int length) {
         return order.prefix(length);

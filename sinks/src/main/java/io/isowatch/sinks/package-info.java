@@ -6,9 +6,8 @@
  * <p>Implementations, one package each, each with its own options record:
  * {@link io.isowatch.sinks.file.JsonLinesAlertSink} (a JSON-lines file),
  * {@link io.isowatch.sinks.console.ConsoleAlertSink} (text on a stream),
- * {@link io.isowatch.sinks.webhook.AlertmanagerWebhookSink} (Alertmanager's {@code POST /api/v2/alerts})
- * and {@link io.isowatch.sinks.kafka.KafkaAlertSink} (the alerts topic). The file and Kafka sinks
- * write the same JSON object, {@link io.isowatch.sinks.AlertJson}.
+ * and {@link io.isowatch.sinks.webhook.AlertmanagerWebhookSink} (Alertmanager's {@code POST /api/v2/alerts}).
+ * The file sink and the job's alerts topic write the same JSON object, {@link io.isowatch.sinks.AlertJson}.
  *
  * <p>Repeats are harmless by design: an alert's id is {@link io.isowatch.anomaly.FindingId}, the
  * same for the same anomaly however often or from wherever it is reported, so every consumer

@@ -91,8 +91,6 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     /** Events waiting for the watermark, a list per history (operator state, written at checkpoints; {@link WaitingEvents}). */
     public static final String PENDING_EVENTS = "pending-event-queues";
-    /** The same with one element per event, as earlier versions wrote it; read on restore. */
-    static final String PENDING_EVENTS_LEGACY = "pending-events";
     /** Released batches by number: the checkers' input, replayed after a restore. */
     public static final String CHECKED_BATCHES = "checked-batches";
     /** How many batches were ever released: the number the next one gets. */
@@ -152,7 +150,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        waitingEvents = new WaitingEvents<>(PENDING_EVENTS, PENDING_EVENTS_LEGACY, new AgentHistoryKey(), key -> key);
+        waitingEvents = new WaitingEvents<>(PENDING_EVENTS, new AgentHistoryKey(), key -> key);
         waitingEvents.initialize(context, getRuntimeContext().getTaskInfo());
     }
 

@@ -116,7 +116,7 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        buffered = new WaitingEvents<>(BUFFERED_EVENTS, null, new AgentHistoryKey(), key -> key);
+        buffered = new WaitingEvents<>(BUFFERED_EVENTS, new AgentHistoryKey(), key -> key);
         buffered.initialize(context, getRuntimeContext().getTaskInfo());
     }
 

@@ -44,7 +44,6 @@ import java.util.function.UnaryOperator;
 final class WaitingEvents<K> {
 
     private final String name;
-    private final String legacyName;
     private final KeySelector<HistoryEvent, K> keys;
     private final UnaryOperator<K> copyKey;
     private final Map<K, TreeMap<Long, HistoryEvent>> byKey = new HashMap<>();
@@ -52,14 +51,11 @@ final class WaitingEvents<K> {
 
     /**
      * @param name the operator state's name (stable: it identifies the state in checkpoints)
-     * @param legacyName the name under which earlier versions kept one element per event; read
-     *                   once on restore and cleared, so their savepoints lose nothing (null: none)
      * @param keys the operator's key selector, to route restored events to their key
      * @param copyKey copies a key before it is kept (Flink may reuse a mutable key object)
      */
-    WaitingEvents(String name, String legacyName, KeySelector<HistoryEvent, K> keys, UnaryOperator<K> copyKey) {
+    WaitingEvents(String name, KeySelector<HistoryEvent, K> keys, UnaryOperator<K> copyKey) {
         this.name = name;
-        this.legacyName = legacyName;
         this.keys = keys;
         this.copyKey = copyKey;
     }
@@ -75,14 +71,6 @@ final class WaitingEvents<K> {
             for (HistoryEvent e : queue) {
                 restore(e, task);
             }
-        }
-        // Restored operator state stays registered, and is written again, until it is cleared.
-        if (legacyName != null && store.getRegisteredStateNames().contains(legacyName)) {
-            ListState<HistoryEvent> legacy = store.getUnionListState(new ListStateDescriptor<>(legacyName, JobTypes.HISTORY_EVENT));
-            for (HistoryEvent e : legacy.get()) {
-                restore(e, task);
-            }
-            legacy.clear();
         }
     }
 

@@ -167,30 +167,19 @@ class CheckTransactionsFunctionTest {
     }
 
     @Test
-    void waitingEvents_areOneStateElementPerHistory_andEarlierPerEventStateIsRestored() throws Exception {
+    void waitingEvents_areOneStateElementPerHistory_andComeBackOnRestore() throws Exception {
         List<HistoryEvent> events = history(0, 100);
-        // What earlier versions wrote: the same events, one union-state element each.
-        OperatorSubtaskState legacy;
-        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(new PerEventWaitingState()), new AgentHistoryKey(), Types.STRING)) {
-            h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
-            h.open();
+        OperatorSubtaskState waiting;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
             for (HistoryEvent e : events) {
                 h.processElement(new StreamRecord<>(e, EventTime.of(e)));
             }
-            legacy = h.snapshot(1, 1);
+            waiting = h.snapshot(1, 1);
         }
-        assertEquals(Map.of(CheckTransactionsFunction.PENDING_EVENTS_LEGACY, events.size()), stateElements(legacy));
+        // Every waiting event of the history in one element.
+        assertEquals(Map.of(CheckTransactionsFunction.PENDING_EVENTS, 1), stateElements(waiting));
 
-        OperatorSubtaskState migrated;
-        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(legacy)) {
-            migrated = h.snapshot(2, 2);
-        }
-        // Every waiting event of the history in one element; the per-event state emptied.
-        assertEquals(Map.of(CheckTransactionsFunction.PENDING_EVENTS, 1, CheckTransactionsFunction.PENDING_EVENTS_LEGACY, 0),
-                stateElements(migrated));
-
-        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(migrated)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(waiting)) {
             h.processWatermark(Long.MAX_VALUE);
             String verdict = verdicts(h).get(0);
             assertTrue(verdict.contains("\"valid\":true"), verdict);
@@ -205,32 +194,6 @@ class CheckTransactionsFunctionTest {
             handle.getStateNameToPartitionOffsets().forEach((name, info) -> elements.merge(name, info.getOffsets().length, Integer::sum));
         }
         return elements;
-    }
-
-    /**
-     * Keeps every event it receives in union state under the earlier per-event layout, with the
-     * timers the checker registers for it (the event's time and the end of input).
-     */
-    private static final class PerEventWaitingState extends KeyedProcessFunction<String, HistoryEvent, Alert>
-            implements CheckpointedFunction {
-        private transient ListState<HistoryEvent> waiting;
-
-        @Override
-        public void initializeState(FunctionInitializationContext context) throws Exception {
-            waiting = context.getOperatorStateStore().getUnionListState(
-                    new ListStateDescriptor<>(CheckTransactionsFunction.PENDING_EVENTS_LEGACY, JobTypes.HISTORY_EVENT));
-        }
-
-        @Override
-        public void snapshotState(FunctionSnapshotContext context) {
-        }
-
-        @Override
-        public void processElement(HistoryEvent e, Context ctx, Collector<Alert> out) throws Exception {
-            waiting.add(e);
-            ctx.timerService().registerEventTimeTimer(EventTime.of(e));
-            ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
-        }
     }
 
     /** Sends event {@code i} and, every {@value #WATERMARK_EVERY} events, a watermark just behind it. */
