@@ -22,6 +22,10 @@ final class HistoryCheck {
     record Result(Verdict verdict, AtomTable atoms, double seconds) {
     }
 
+    /** What reading a file without checking it found. */
+    record Read(long events, double seconds) {
+    }
+
     private static final long PROGRESS_NANOS = 2_000_000_000L;
 
     private final CheckerOptions options;
@@ -48,5 +52,20 @@ final class HistoryCheck {
         Verdict verdict = checker.finish();
         meter.done();
         return new Result(verdict, atoms, (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Reads every op of {@code file} on the same decoding path as {@link #run}, and checks
+     * nothing: how long reading alone takes is the floor under a check's time.
+     */
+    static Read read(Path file) {
+        long start = System.nanoTime();
+        long events = 0;
+        try (OpPipe pipe = OpPipe.start(file, new AtomTable())) {
+            for (Op[] batch = pipe.take(); batch.length > 0; batch = pipe.take()) {
+                events += batch.length;
+            }
+        }
+        return new Read(events, (System.nanoTime() - start) / 1e9);
     }
 }

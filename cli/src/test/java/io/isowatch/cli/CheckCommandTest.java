@@ -136,6 +136,19 @@ class CheckCommandTest {
     }
 
     @Test
+    void check_parseOnly_readsWithoutChecking_andRefusesWhatDoesNotRead(@TempDir Path dir) throws IOException {
+        Run r = run("check", "-q", "--parse-only", golden("G2-item-write-skew").toString());
+        assertEquals(ExitCodes.VALID, r.code(), "an invalid history that reads is fine: " + r.err());
+        assertTrue(r.out().contains("\t6 events read in "), r.out());
+        assertFalse(r.out().contains("anomaly types") || r.out().contains("\tfalse"), r.out());
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"okay\",\"process\":0,\"value\":[]}\n");
+        Run b = run("check", "-q", "--parse-only", bad.toString());
+        assertEquals(ExitCodes.ERROR, b.code());
+        assertTrue(b.err().contains("okay"), b.err());
+    }
+
+    @Test
     void check_missingFile_saysSo(@TempDir Path dir) {
         Run r = run("check", "-q", dir.resolve("nonexistent.edn").toString());
         assertEquals(ExitCodes.ERROR, r.code());
