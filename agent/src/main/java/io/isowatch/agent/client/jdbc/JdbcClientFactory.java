@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -39,7 +40,7 @@ public final class JdbcClientFactory implements ClientFactory {
 
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
     /** How long another server may take to show the tables the primary created and emptied. */
-    private static final long CATCH_UP_SECONDS = 30;
+    private static final Duration CATCH_UP = Duration.ofSeconds(30);
     private static final long PROBE_KEY = -1;
     private static final String READ_TARGET = " (read target)";
 
@@ -78,15 +79,20 @@ public final class JdbcClientFactory implements ClientFactory {
      * @throws IllegalStateException with a one-line message naming the cause and the server
      */
     public static JdbcClientFactory connect(JdbcTopology topology) {
+        return connect(topology, CATCH_UP);
+    }
+
+    /** {@link #connect(JdbcTopology)}, waiting at most {@code catchUp} for each other server. */
+    static JdbcClientFactory connect(JdbcTopology topology, Duration catchUp) {
         Objects.requireNonNull(topology, "topology");
         String[] primary = prepare(topology.primary());
         Set<String> checked = new HashSet<>(Set.of(topology.primary().url()));
         for (JdbcTarget node : topology.nodes()) {
             if (checked.add(node.url())) {
-                check(node, false);
+                check(node, false, catchUp);
             }
         }
-        String readIsolation = topology.readNode() == null ? null : check(topology.readNode(), true);
+        String readIsolation = topology.readNode() == null ? null : check(topology.readNode(), true, catchUp);
         return new JdbcClientFactory(topology, primary[0], primary[1], readIsolation);
     }
 
@@ -119,12 +125,12 @@ public final class JdbcClientFactory implements ClientFactory {
      * Waits until {@code server} shows both tables empty, then runs the test transaction there
      * (read-only for the read target); returns the session's isolation level as the server names it.
      */
-    private static String check(JdbcTarget server, boolean readOnly) {
+    private static String check(JdbcTarget server, boolean readOnly, Duration catchUp) {
         String step = "connect";
         try (Connection c = open(server)) {
             step = "see the tables the first --target created and emptied";
             c.setAutoCommit(true);
-            awaitEmptyTables(c, server);
+            awaitEmptyTables(c, server, catchUp);
             step = "run a" + (readOnly ? " read-only" : "") + " test transaction at " + server.isolation().cliName()
                     + (readOnly ? " (--read-isolation sets the read target's level)" : "");
             configure(c, server);
@@ -137,11 +143,11 @@ public final class JdbcClientFactory implements ClientFactory {
     }
 
     /**
-     * Polls until both tables exist and are empty on {@code server}, for at most
-     * {@link #CATCH_UP_SECONDS}: a replica replays the primary's CREATE and DELETE a little later.
+     * Polls until both tables exist and are empty on {@code server}, for at most {@code catchUp}:
+     * a replica replays the primary's CREATE and DELETE a little later.
      */
-    private static void awaitEmptyTables(Connection c, JdbcTarget server) throws SQLException {
-        long deadline = System.nanoTime() + CATCH_UP_SECONDS * 1_000_000_000L;
+    private static void awaitEmptyTables(Connection c, JdbcTarget server, Duration catchUp) throws SQLException {
+        long deadline = System.nanoTime() + catchUp.toNanos();
         while (true) {
             long rows;
             try (Statement s = c.createStatement()) {
@@ -157,7 +163,7 @@ public final class JdbcClientFactory implements ClientFactory {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(server.redactedUrl() + " still holds " + rows + " row(s) in "
-                        + server.appendTable() + " and " + server.registerTable() + " " + CATCH_UP_SECONDS
+                        + server.appendTable() + " and " + server.registerTable() + " " + catchUp.toSeconds()
                         + " s after the first --target emptied them: is it a node or replica of that database?");
             }
             try {

@@ -1,8 +1,12 @@
 package io.isowatch.agent.client.jdbc;
 
+import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
 import io.isowatch.checker.Workload;
+import io.isowatch.history.OpType;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,10 +24,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -135,7 +145,7 @@ class PostgresReplicaIT {
     void serializableOnTheStandby_isRefusedWithTheOptionToUse() {
         JdbcTarget writes = JdbcTarget.of(primaryUrl, JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND)
                 .withCredentials("postgres", null).withTablePrefix("refused");
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> JdbcClientFactory.connect(JdbcTopology.of(writes, List.of(primaryUrl), standbyUrl, null)));
         assertTrue(e.getMessage().contains("--read-isolation") && e.getMessage().contains("hot standby"),
                 e.getMessage());
@@ -145,25 +155,93 @@ class PostgresReplicaIT {
     void standbyAsAWriteTarget_isNamedReadOnly() {
         JdbcTarget writes = JdbcTarget.of(primaryUrl, JdbcIsolation.REPEATABLE_READ, Workload.LIST_APPEND)
                 .withCredentials("postgres", null).withTablePrefix("readonly");
-        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> JdbcClientFactory.connect(JdbcTopology.of(writes, List.of(primaryUrl, standbyUrl), null, null)));
         assertTrue(e.getMessage().startsWith("the server is read-only") && e.getMessage().contains("--read-target"),
                 e.getMessage());
     }
 
+    /** Any realtime cycle: a read that misses a write that had completed before the read began. */
+    private static final Set<AnomalyType> REALTIME = EnumSet.of(AnomalyType.G0_REALTIME, AnomalyType.G1C_REALTIME,
+            AnomalyType.G_SINGLE_ITEM_REALTIME, AnomalyType.G_NONADJACENT_ITEM_REALTIME, AnomalyType.G2_ITEM_REALTIME);
+
+    /**
+     * Expectation A: the standby replays the primary's commits a few milliseconds late, so a
+     * read-only transaction that starts after a write completed may miss it: realtime anomalies
+     * under strict-serializable, in every run. Each read still sees a prefix of the primary's
+     * commits, and the history stays snapshot-isolated.
+     */
     @Test
-    void readsOnTheStandby_explore() {
-        int runs = Integer.getInteger("replica.runs", 1);
-        for (int i = 0; i < runs; i++) {
-            JdbcHistories.Run run = JdbcHistories.run(System.getProperty("replica.name", "replica") + "-" + i,
-                    topology("replica"), JdbcHistories.contended(100 + i)
-                            .withTxnLimit(Integer.getInteger("replica.txns", 20_000))
-                            .withReadProbability(Double.parseDouble(System.getProperty("replica.reads", "0.5")))
-                            .withTxnLength(Integer.getInteger("replica.min", 1), Integer.getInteger("replica.max", 4))
-                            .withKeyCount(Integer.getInteger("replica.keys", 4)));
-            JdbcHistories.LADDER.forEach(run::check);
+    void readsOnTheStandby_areStaleInRealTime_butSnapshotIsolated() throws Exception {
+        judge("replica-stale-reads", "replica_a", JdbcHistories.contended(101));
+    }
+
+    /**
+     * Expectation B: PostgreSQL's manual (Hot Standby; Serializable Isolation Level) warns that a
+     * REPEATABLE READ transaction on the standby "can sometimes see a transient state that is
+     * inconsistent with any serial execution of the transactions on the primary". The workload
+     * gives that a chance: reads 70% of micro-ops, 2 to 4 per transaction, so many read-only
+     * transactions read several hot keys on the standby while the primary's SERIALIZABLE writers
+     * mostly read one key and append to another (the pivot of the read-only anomaly). Whether a
+     * G2-item through a read-only transaction shows up is reported per run, not asserted: it does
+     * not show in every run (docs/findings.md).
+     */
+    @Test
+    void readOnlyTransactionsOnTheStandby_giveTheReadOnlyAnomalyAChance() throws Exception {
+        judge("replica-read-only-anomaly", "replica_b", JdbcHistories.contended(102).withReadProbability(0.7)
+                .withTxnLength(2, 4));
+    }
+
+    private static void judge(String name, String prefix, WorkloadOptions options) throws Exception {
+        long before = standbyCommits();
+        JdbcHistories.Run run = JdbcHistories.run(name, topology(prefix), options);
+        try {
+            Map<String, Verdict> verdicts = new LinkedHashMap<>();
+            JdbcHistories.LADDER.forEach(model -> verdicts.put(model, run.check(model)));
+            verdicts.forEach((model, v) -> v.anomalies().forEach((type, findings) -> run.report().append(String.format(
+                    Locale.ROOT, "%s %s: %d of %d finding(s) have a read-only (standby) transaction in the cycle%n",
+                    model, type, findings.stream().filter(PostgresReplicaIT::throughReadOnly).count(),
+                    findings.size()))));
+            long readOnlyOk = run.ops().stream().filter(op -> op.type() == OpType.OK
+                    && JdbcTopology.readOnly(op.value())).count();
+            long standbyCommitted = awaitStandbyCommits(before, readOnlyOk);
+            run.report().append(String.format(Locale.ROOT, "%,d read-only transactions committed; the standby counted "
+                    + "%,d commits%n", readOnlyOk, standbyCommitted));
+            assertTrue(run.result().ok() >= 5_000, run.result()::toString);
+            assertTrue(standbyCommitted >= readOnlyOk, () -> "read-only transactions should run on the standby: "
+                    + readOnlyOk + " committed, the standby counted " + standbyCommitted);
+            assertEquals(Validity.TRUE, verdicts.get("snapshot-isolation").valid(), () -> run.report().toString());
+            Verdict strict = verdicts.get("strict-serializable");
+            assertEquals(Validity.FALSE, strict.valid(), () -> run.report().toString());
+            assertTrue(strict.anomalyTypes().stream().anyMatch(REALTIME::contains), () -> run.report().toString());
+        } finally {
             run.publish();
         }
+    }
+
+    /** True when the finding is a cycle through a transaction that only read (so ran on the standby). */
+    private static boolean throughReadOnly(Finding f) {
+        return f instanceof Finding.Cycle && f.txns().stream().anyMatch(t -> JdbcTopology.readOnly(t.completion().value()));
+    }
+
+    /** Transactions committed on the standby so far, as its statistics count them. */
+    private static long standbyCommits() throws SQLException {
+        try (Connection c = DriverManager.getConnection(standbyUrl, "postgres", null); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT xact_commit FROM pg_stat_database WHERE datname = 'postgres'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The standby's commits since {@code before}, waiting up to 5 s for closed sessions to flush their counts. */
+    private static long awaitStandbyCommits(long before, long expected) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        long seen = standbyCommits() - before;
+        while (seen < expected && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            seen = standbyCommits() - before;
+        }
+        return seen;
     }
 
     private static void deleteRecursively(Path dir) throws IOException {
