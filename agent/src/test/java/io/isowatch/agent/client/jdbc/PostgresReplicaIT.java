@@ -173,7 +173,11 @@ class PostgresReplicaIT {
      */
     @Test
     void readsOnTheStandby_areStaleInRealTime_butSnapshotIsolated() throws Exception {
-        judge("replica-stale-reads", "replica_a", JdbcHistories.contended(101));
+        Map<String, Verdict> verdicts = judge("replica-stale-reads", "replica_a",
+                JdbcHistories.contended(101).withTxnLimit(10_000), JdbcHistories.LADDER);
+        Verdict strict = verdicts.get("strict-serializable");
+        assertEquals(Validity.FALSE, strict.valid());
+        assertTrue(strict.anomalyTypes().stream().anyMatch(REALTIME::contains), strict.anomalyTypes()::toString);
     }
 
     /**
@@ -188,16 +192,24 @@ class PostgresReplicaIT {
      */
     @Test
     void readOnlyTransactionsOnTheStandby_giveTheReadOnlyAnomalyAChance() throws Exception {
+        // Not strict-serializable: the stale reads of expectation A are here too, and checking
+        // realtime order on this history took up to 70 s on a loaded 2-core machine.
         judge("replica-read-only-anomaly", "replica_b", JdbcHistories.contended(102).withReadProbability(0.7)
-                .withTxnLength(2, 4));
+                .withTxnLength(2, 4), JdbcHistories.LADDER.subList(0, JdbcHistories.LADDER.indexOf("serializable") + 1));
     }
 
-    private static void judge(String name, String prefix, WorkloadOptions options) throws Exception {
+    /**
+     * Runs {@code options} with reads on the standby, checks the history against {@code models},
+     * reports how many findings go through a read-only transaction, and asserts what every run
+     * showed: read-only transactions committed on the standby, and snapshot isolation held.
+     */
+    private static Map<String, Verdict> judge(String name, String prefix, WorkloadOptions options, List<String> models)
+            throws Exception {
         long before = standbyCommits();
         JdbcHistories.Run run = JdbcHistories.run(name, topology(prefix), options);
         try {
             Map<String, Verdict> verdicts = new LinkedHashMap<>();
-            JdbcHistories.LADDER.forEach(model -> verdicts.put(model, run.check(model)));
+            models.forEach(model -> verdicts.put(model, run.check(model)));
             verdicts.forEach((model, v) -> v.anomalies().forEach((type, findings) -> run.report().append(String.format(
                     Locale.ROOT, "%s %s: %d of %d finding(s) have a read-only (standby) transaction in the cycle%n",
                     model, type, findings.stream().filter(PostgresReplicaIT::throughReadOnly).count(),
@@ -207,13 +219,11 @@ class PostgresReplicaIT {
             long standbyCommitted = awaitStandbyCommits(before, readOnlyOk);
             run.report().append(String.format(Locale.ROOT, "%,d read-only transactions committed; the standby counted "
                     + "%,d commits%n", readOnlyOk, standbyCommitted));
-            assertTrue(run.result().ok() >= 5_000, run.result()::toString);
+            assertTrue(run.result().ok() >= options.txnLimit() / 4, run.result()::toString);
             assertTrue(standbyCommitted >= readOnlyOk, () -> "read-only transactions should run on the standby: "
                     + readOnlyOk + " committed, the standby counted " + standbyCommitted);
             assertEquals(Validity.TRUE, verdicts.get("snapshot-isolation").valid(), () -> run.report().toString());
-            Verdict strict = verdicts.get("strict-serializable");
-            assertEquals(Validity.FALSE, strict.valid(), () -> run.report().toString());
-            assertTrue(strict.anomalyTypes().stream().anyMatch(REALTIME::contains), () -> run.report().toString());
+            return verdicts;
         } finally {
             run.publish();
         }
