@@ -5,6 +5,7 @@ import io.isowatch.agent.client.EmbeddedStoreClient;
 import io.isowatch.agent.client.jdbc.JdbcClientFactory;
 import io.isowatch.agent.client.jdbc.JdbcIsolation;
 import io.isowatch.agent.client.jdbc.JdbcTarget;
+import io.isowatch.agent.client.jdbc.JdbcTopology;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.EventLog;
 import io.isowatch.agent.recorder.HistoryRecorder;
@@ -43,6 +44,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 /**
  * {@code isowatch agent run}: runs an Elle-style workload against a target database, recording
@@ -65,13 +67,25 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
                     + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
                     + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:… or "
-                    + "jdbc:hsqldb:{mem|file|hsql}:….")
-    String target;
+                    + "jdbc:hsqldb:{mem|file|hsql}:…. Repeat it for the nodes of one JDBC database (same engine): "
+                    + "clients are spread over them round-robin, each on one node for the whole run; the first "
+                    + "creates and empties the tables. Commas do not separate targets (a JDBC URL may hold them).")
+    List<String> targets;
 
     @Option(names = "--isolation", paramLabel = "LEVEL",
             description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
                     + "mapped to the database's own level of that name.")
     String isolation;
+
+    @Option(names = "--read-target", paramLabel = "URL",
+            description = "JDBC targets: run transactions that only read on this server (a replica) instead; "
+                    + "it must be the same engine and show what the first --target writes.")
+    String readTarget;
+
+    @Option(names = "--read-isolation", paramLabel = "LEVEL",
+            description = "The --read-target's isolation level (default: --isolation). A PostgreSQL hot standby "
+                    + "refuses serializable: use repeatable-read.")
+    String readIsolation;
 
     @Option(names = "--user", paramLabel = "USER",
             description = "JDBC targets: the database user (default: $ISOWATCH_DB_USER, for PostgreSQL also $PGUSER, "
@@ -181,9 +195,15 @@ final class AgentRunCommand implements Callable<Integer> {
         ClientFactory clients = clients(options);
         JdbcClientFactory jdbc = clients instanceof JdbcClientFactory j ? j : null;
         if (jdbc != null && !quiet) {
-            err.printf("isowatch: connected to %s, isolation %s (the server reports %s); tables %s and %s emptied%n",
-                    jdbc.serverDescription(), jdbc.target().isolation().cliName(), jdbc.serverIsolation(),
-                    jdbc.target().appendTable(), jdbc.target().registerTable());
+            JdbcTopology t = jdbc.topology();
+            err.printf("isowatch: connected to %s%s, isolation %s (the server reports %s); tables %s and %s emptied%n",
+                    jdbc.serverDescription(), t.nodes().size() == 1 ? "" : " (" + t.nodes().size() + " nodes)",
+                    jdbc.target().isolation().cliName(), jdbc.serverIsolation(), jdbc.target().appendTable(),
+                    jdbc.target().registerTable());
+            if (t.readNode() != null) {
+                err.printf("isowatch: read-only transactions on %s, isolation %s (the server reports %s)%n",
+                        t.readNode().redactedUrl(), t.readNode().isolation().cliName(), jdbc.readServerIsolation());
+            }
             err.flush();
         }
         Duration drain;
@@ -272,15 +292,20 @@ final class AgentRunCommand implements Callable<Integer> {
     }
 
     private ClientFactory clients(WorkloadOptions options) {
+        String target = targets.get(0);
         if (target.startsWith("jdbc:")) {
             return jdbcClients(options);
         }
         if (!target.startsWith(EMBEDDED)) {
             throw usage("--target must be embedded:<isolation> or a JDBC URL, got '" + JdbcTarget.redact(target) + "'");
         }
-        if (isolation != null || user != null || password != null) {
-            throw usage("--isolation, --user and --password apply to JDBC targets; an embedded target names its "
-                    + "isolation itself, e.g. embedded:snapshot-isolation");
+        if (targets.size() > 1 || readTarget != null) {
+            throw usage("--target " + target + " is the embedded store, a single node: several --target and "
+                    + "--read-target apply to JDBC targets");
+        }
+        if (isolation != null || user != null || password != null || readIsolation != null) {
+            throw usage("--isolation, --read-isolation, --user and --password apply to JDBC targets; an embedded "
+                    + "target names its isolation itself, e.g. embedded:snapshot-isolation");
         }
         try {
             IsolationLevel level = IsolationLevel.fromName(target.substring(EMBEDDED.length()));
@@ -293,23 +318,28 @@ final class AgentRunCommand implements Callable<Integer> {
     }
 
     /**
-     * Connects to the JDBC target (which checks reachability, credentials and privileges and
-     * prepares the tables); a failure ends the run with the factory's one-line message.
+     * Connects to the JDBC targets (which checks reachability, credentials and privileges of each
+     * and prepares the tables); a failure ends the run with the factory's one-line message.
      */
     private ClientFactory jdbcClients(WorkloadOptions options) {
         if (failRate != 0 || lostAckRate != 0 || staleReadRate != 0) {
             throw usage("--fail-rate, --lost-ack-rate and --stale-read-rate inject faults into the embedded store; "
                     + "a JDBC target's faults are its own");
         }
-        JdbcTarget t;
+        if (readIsolation != null && readTarget == null) {
+            throw usage("--read-isolation sets the level of the --read-target, and there is none");
+        }
+        JdbcTopology topology;
         try {
             JdbcIsolation level = isolation == null ? JdbcIsolation.SERIALIZABLE : JdbcIsolation.fromName(isolation);
-            t = JdbcTarget.of(target, level, options.workload()).withCredentials(user, password)
+            JdbcIsolation readLevel = readIsolation == null ? null : JdbcIsolation.fromName(readIsolation);
+            JdbcTarget first = JdbcTarget.of(targets.get(0), level, options.workload()).withCredentials(user, password)
                     .withTablePrefix(tablePrefix).withCredentialsFrom(System.getenv());
+            topology = JdbcTopology.of(first, targets, readTarget, readLevel);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        return JdbcClientFactory.connect(t);
+        return JdbcClientFactory.connect(topology);
     }
 
     private static void printFailures(PrintWriter out, JdbcClientFactory jdbc) {
@@ -411,7 +441,9 @@ final class AgentRunCommand implements Callable<Integer> {
             return;
         }
         err.printf("isowatch agent %s: %s against %s, %d clients, %s txn/s, %s%s%n", id, o.workload().elleName(),
-                JdbcTarget.redact(target), o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
+                targets.stream().map(JdbcTarget::redact).collect(Collectors.joining(", "))
+                        + (readTarget == null ? "" : " (reads on " + JdbcTarget.redact(readTarget) + ")"),
+                o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
                 o.duration().isZero() ? "no time limit" : "for " + o.duration().toString().substring(2).toLowerCase(
                         Locale.ROOT), server == null ? "" : "; metrics at http://localhost:" + server.getPort()
                         + "/metrics");

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,4 +110,42 @@ class AgentCommandTest {
         assertTrue(r.err().contains("--spool-dir"), r.err());
     }
 
+    @Test
+    void agentRun_severalTargetsAndReadTarget_runOnTheNodesOfOneDatabase(@TempDir Path dir) {
+        // Three names for one in-memory H2 database: a cluster whose replication is instant.
+        String node = "jdbc:h2:mem:agent-nodes;DB_CLOSE_DELAY=-1";
+        Path history = dir.resolve("nodes.jsonl");
+        Run r = run("agent", "run", "--target", node, "--target", node, "--read-target", node, "--read-isolation",
+                "repeatable-read", "--user", "sa", "--rate", "0", "--txns", "2000", "--duration", "0",
+                "--concurrency", "4", "--history-out", history.toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.err().contains("(2 nodes), isolation serializable"), r.err());
+        assertTrue(r.err().contains("read-only transactions on jdbc:h2:mem:agent-nodes;DB_CLOSE_DELAY=-1, isolation "
+                + "repeatable-read"), r.err());
+        assertTrue(r.out().contains("2,000 transactions"), r.out());
+        assertEquals(ExitCodes.VALID, run("check", "-q", "-c", "read-committed", history.toString()).code());
+    }
+
+    @Test
+    void agentRun_targetsOfDifferentEngines_nameTheOptionWithoutThePassword() {
+        Run r = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--target",
+                "jdbc:mariadb://127.0.0.1:1/test?password=s3cret", "--duration", "1");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("--target jdbc:mariadb://127.0.0.1:1/test?password=*** is MariaDB/MySQL but the "
+                + "first --target jdbc:postgresql://127.0.0.1:1/test is PostgreSQL"), r.err());
+        assertTrue(!r.err().contains("s3cret"), r.err());
+    }
+
+    @Test
+    void agentRun_readTargetOptionsOutsideTheirPlace_areErrors() {
+        Run embedded = run("agent", "run", "--target", "embedded:serializable", "--read-target",
+                "jdbc:postgresql://127.0.0.1:1/test");
+        assertEquals(ExitCodes.ERROR, embedded.code());
+        assertTrue(embedded.err().contains("several --target and --read-target apply to JDBC targets"), embedded.err());
+        Run noReadTarget = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--read-isolation",
+                "repeatable-read");
+        assertEquals(ExitCodes.ERROR, noReadTarget.code());
+        assertTrue(noReadTarget.err().contains("--read-isolation sets the level of the --read-target, and there is none"),
+                noReadTarget.err());
+    }
 }

@@ -28,7 +28,7 @@ public final class EmbeddedStoreClient implements DatabaseClient {
     /** A factory handing out clients of {@code store}. */
     public static ClientFactory factory(EmbeddedStore store) {
         Objects.requireNonNull(store, "store");
-        return process -> new EmbeddedStoreClient(store);
+        return (worker, process) -> new EmbeddedStoreClient(store);
     }
 
     @Override

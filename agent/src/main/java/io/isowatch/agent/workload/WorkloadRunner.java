@@ -27,6 +27,8 @@ import java.util.function.LongSupplier;
  * <p>Worker {@code w} starts as process {@code w} (plus {@link #firstProcess(long)}). A transaction that ends indeterminately is
  * recorded as {@code info}; its process never invokes again: the worker discards its client and
  * continues as process {@code p + concurrency} with a fresh one, so process ids stay unique.
+ * Every client is opened with its worker's index, so a factory that spreads clients over several
+ * nodes keeps a worker, and each process that replaces another, on one node.
  * An unexpected runtime exception from a client is treated the same way (the outcome is unknown)
  * and logged. A failure of the recorder (its log, say) stops the run and is rethrown by
  * {@link #run()}.
@@ -153,7 +155,7 @@ public final class WorkloadRunner {
         long process = firstProcess + worker;
         DatabaseClient client = null;
         try {
-            client = clients.open(process);
+            client = clients.open(worker, process);
             while (!stopping && claim()) {
                 rateLimiter.acquire();
                 if (stopping || System.nanoTime() >= deadline) {
@@ -163,7 +165,7 @@ public final class WorkloadRunner {
                     client.close();
                     process += options.concurrency();
                     processes.incrementAndGet();
-                    client = clients.open(process);
+                    client = clients.open(worker, process);
                 }
             }
         } catch (Throwable e) {

@@ -17,7 +17,7 @@ class EmbeddedStoreClientTest {
     @Test
     void execute_fillsInReadsInOrder_includingOwnWrites() throws Exception {
         EmbeddedStore store = new EmbeddedStore(IsolationLevel.SNAPSHOT_ISOLATION);
-        DatabaseClient client = EmbeddedStoreClient.factory(store).open(0);
+        DatabaseClient client = EmbeddedStoreClient.factory(store).open(0, 0);
         client.execute(List.of(new MicroOp.Append(1, 1)));
         List<MicroOp> done = client.execute(List.of(new MicroOp.Read(1, null), new MicroOp.Append(1, 2),
                 new MicroOp.Read(1, null), new MicroOp.Write(3, 9), new MicroOp.Read(3, null)));

@@ -3,6 +3,7 @@ package io.isowatch.agent.client.jdbc;
 import io.isowatch.agent.client.DatabaseClient;
 import io.isowatch.agent.client.DefinitelyAbortedException;
 import io.isowatch.agent.client.IndeterminateException;
+import io.isowatch.checker.Workload;
 import io.isowatch.history.MicroOp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link DatabaseClient} on one JDBC connection. Each transaction runs its micro-ops as
+ * A {@link DatabaseClient} on one JDBC connection per server it uses. Each transaction runs its micro-ops as
  * statements, one round trip each, then commits.
  *
  * <p>Outcomes, chosen so that the checker never sees a transaction's effects mis-stated:
@@ -35,6 +36,10 @@ import java.util.List;
  * transaction (not yet sent) is reported indeterminate so that the runner asks its factory for a
  * new client, which stops the run with the factory's message if the database is gone.
  *
+ * <p>The client holds one connection to its worker's node and, when the run has a read target,
+ * one to that server; {@link JdbcTopology#serverFor} picks the connection of each transaction.
+ * A reconnect goes to the same server, so a client stays on its node for life.
+ *
  * <p>Not thread-safe: one worker thread owns it.
  */
 final class JdbcClient implements DatabaseClient {
@@ -42,79 +47,90 @@ final class JdbcClient implements DatabaseClient {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcClient.class);
 
     private final JdbcClientFactory factory;
-    private final JdbcTarget target;
-    private Connection connection;
-    private PreparedStatement read;
-    private PreparedStatement append;
-    private PreparedStatement write;
+    private final JdbcTopology topology;
+    private final int worker;
+    private final Session node;
+    private final Session reads;
 
-    JdbcClient(JdbcClientFactory factory, Connection connection) throws SQLException {
+    /** Connects to {@code worker}'s node and to the read target, if any; a failure is an {@link IllegalStateException} naming the server. */
+    JdbcClient(JdbcClientFactory factory, int worker) {
         this.factory = factory;
-        this.target = factory.target();
-        attach(connection);
+        this.topology = factory.topology();
+        this.worker = worker;
+        this.node = new Session(topology.node(worker));
+        JdbcTarget readNode = topology.readNode();
+        this.reads = readNode == null || readNode.equals(node.server) ? node : new Session(readNode);
+        try {
+            connect(node);
+            if (reads != node) {
+                connect(reads);
+            }
+        } catch (IllegalStateException e) {
+            close();
+            throw e;
+        }
     }
 
-    private void attach(Connection c) throws SQLException {
-        this.connection = c;
-        Dialect d = target.dialect();
-        String table = target.workload() == io.isowatch.checker.Workload.LIST_APPEND
-                ? target.appendTable() : target.registerTable();
-        read = c.prepareStatement(Dialect.read(table));
-        append = c.prepareStatement(d.append(target.appendTable()));
-        write = c.prepareStatement(d.write(target.registerTable()));
+    private void connect(Session s) {
+        try {
+            s.attach(factory.workConnection(s.server));
+        } catch (SQLException e) {
+            throw JdbcClientFactory.setupFailure(s.server, "connect", e);
+        }
     }
 
     @Override
     public List<MicroOp> execute(List<MicroOp> txn) throws DefinitelyAbortedException, IndeterminateException {
-        if (connection == null) {
-            reconnect();
+        Session s = topology.serverFor(worker, txn).equals(node.server) ? node : reads;
+        if (s.connection == null) {
+            reconnect(s);
         }
         List<MicroOp> completed = new ArrayList<>(txn.size());
         boolean committing = false;
         try {
             for (MicroOp m : txn) {
-                completed.add(run(m));
+                completed.add(run(s, m));
             }
             committing = true;
-            connection.commit();
+            s.connection.commit();
             return completed;
         } catch (SQLException e) {
             if (committing && !Dialect.rolledBackAtCommit(e)) {
-                factory.countFailure("info", e);
-                discard();
+                factory.countFailure("info", e, s.server);
+                s.discard();
                 throw new IndeterminateException("commit outcome unknown: " + JdbcClientFactory.firstLine(e.getMessage()), e);
             }
-            factory.countFailure("fail", e);
-            if (Dialect.connectionLost(e) || !rollback()) {
-                discard();
+            factory.countFailure("fail", e, s.server);
+            if (Dialect.connectionLost(e) || !s.rollback()) {
+                s.discard();
             }
             throw new DefinitelyAbortedException(JdbcClientFactory.firstLine(e.getMessage()), e);
         }
     }
 
-    private MicroOp run(MicroOp m) throws SQLException {
+    private static MicroOp run(Session s, MicroOp m) throws SQLException {
         if (m instanceof MicroOp.Read r) {
-            read.setLong(1, r.key());
-            try (ResultSet rs = read.executeQuery()) {
+            s.read.setLong(1, r.key());
+            try (ResultSet rs = s.read.executeQuery()) {
                 if (!rs.next()) {
                     return new MicroOp.Read(r.key(), new long[0]);
                 }
-                if (target.workload() == io.isowatch.checker.Workload.LIST_APPEND) {
+                if (s.server.workload() == Workload.LIST_APPEND) {
                     return new MicroOp.Read(r.key(), parseList(rs.getString(1)));
                 }
                 return new MicroOp.Read(r.key(), new long[] {rs.getLong(1)});
             }
         }
         if (m instanceof MicroOp.Append a) {
-            append.setLong(1, a.key());
-            append.setString(2, Long.toString(a.value()));
-            append.executeUpdate();
+            s.append.setLong(1, a.key());
+            s.append.setString(2, Long.toString(a.value()));
+            s.append.executeUpdate();
             return a;
         }
         MicroOp.Write w = (MicroOp.Write) m;
-        write.setLong(1, w.key());
-        write.setLong(2, w.value());
-        write.executeUpdate();
+        s.write.setLong(1, w.key());
+        s.write.setLong(2, w.value());
+        s.write.executeUpdate();
         return w;
     }
 
@@ -151,9 +167,9 @@ final class JdbcClient implements DatabaseClient {
         return values;
     }
 
-    private void reconnect() throws IndeterminateException {
+    private void reconnect(Session s) throws IndeterminateException {
         try {
-            attach(factory.workConnection());
+            s.attach(factory.workConnection(s.server));
         } catch (SQLException e) {
             // Nothing was sent; unknown is merely conservative, and it makes the runner ask the
             // factory for a new client, which stops the run if the database stays unreachable.
@@ -161,40 +177,70 @@ final class JdbcClient implements DatabaseClient {
         }
     }
 
-    /** Rolls back; false when that failed, so the connection can no longer be trusted. */
-    private boolean rollback() {
-        try {
-            connection.rollback();
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private void discard() {
-        Connection c = connection;
-        connection = null;
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException e) {
-                LOG.debug("closing a broken connection failed: {}", e.toString());
-            }
-        }
-    }
-
     @Override
     public void close() {
-        if (connection == null) {
-            return;
+        node.close();
+        if (reads != node) {
+            reads.close();
         }
-        try {
-            if (!connection.isClosed()) {
+    }
+
+    /** One server's connection and its statements; the connection is null after a failure until reconnected. */
+    private static final class Session {
+
+        final JdbcTarget server;
+        Connection connection;
+        PreparedStatement read;
+        PreparedStatement append;
+        PreparedStatement write;
+
+        Session(JdbcTarget server) {
+            this.server = server;
+        }
+
+        void attach(Connection c) throws SQLException {
+            this.connection = c;
+            Dialect d = server.dialect();
+            read = c.prepareStatement(Dialect.read(server.workload() == Workload.LIST_APPEND
+                    ? server.appendTable() : server.registerTable()));
+            append = c.prepareStatement(d.append(server.appendTable()));
+            write = c.prepareStatement(d.write(server.registerTable()));
+        }
+
+        /** Rolls back; false when that failed, so the connection can no longer be trusted. */
+        boolean rollback() {
+            try {
                 connection.rollback();
+                return true;
+            } catch (SQLException e) {
+                return false;
             }
-        } catch (SQLException e) {
-            LOG.debug("rollback on close failed: {}", e.toString());
         }
-        discard();
+
+        void discard() {
+            Connection c = connection;
+            connection = null;
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (SQLException e) {
+                    LOG.debug("closing a broken connection failed: {}", e.toString());
+                }
+            }
+        }
+
+        void close() {
+            if (connection == null) {
+                return;
+            }
+            try {
+                if (!connection.isClosed()) {
+                    connection.rollback();
+                }
+            } catch (SQLException e) {
+                LOG.debug("rollback on close failed: {}", e.toString());
+            }
+            discard();
+        }
     }
 }

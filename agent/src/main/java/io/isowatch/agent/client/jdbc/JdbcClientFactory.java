@@ -10,23 +10,28 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Opens {@link JdbcClient}s on one database: one connection per client, auto-commit off, at the
- * run's isolation level.
+ * Opens {@link JdbcClient}s on one database: one connection per client and server, auto-commit
+ * off, at the run's isolation level. The {@link JdbcTopology} decides which server each client
+ * and each transaction uses.
  *
- * <p>{@link #connect(JdbcTarget)} checks everything a run needs before the first transaction
- * (that the server is reachable, the credentials work, the tables can be created and emptied,
+ * <p>{@link #connect(JdbcTopology)} checks everything a run needs before the first transaction
+ * (that every server is reachable, the credentials work, the tables can be created and emptied,
  * and an append, a write and a read succeed), so a misconfigured run stops at once with one
- * message naming the cause, never a stack trace. It empties the two tables isowatch owns, so
- * that every key of the new run starts empty, as the workload assumes.
+ * message naming the cause and the server, never a stack trace. It empties the two tables
+ * isowatch owns on the primary, so that every key of the new run starts empty, as the workload
+ * assumes, and waits until every other server shows them empty too.
  *
  * <p>Thread-safe. It also counts how transactions failed ({@link #failureCounts()}), by outcome
  * and SQLSTATE, e.g. {@code fail 40001}.
@@ -34,18 +39,24 @@ import java.util.concurrent.atomic.LongAdder;
 public final class JdbcClientFactory implements ClientFactory {
 
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** How long another server may take to show the tables the primary created and emptied. */
+    private static final Duration CATCH_UP = Duration.ofSeconds(30);
     private static final long PROBE_KEY = -1;
+    private static final String READ_TARGET = " (read target)";
 
-    private final JdbcTarget target;
+    private final JdbcTopology topology;
     private final String serverDescription;
     private final String serverIsolation;
+    private final String readServerIsolation;
     private final ConcurrentMap<String, LongAdder> failures = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, String> examples = new ConcurrentHashMap<>();
 
-    private JdbcClientFactory(JdbcTarget target, String serverDescription, String serverIsolation) {
-        this.target = target;
+    private JdbcClientFactory(JdbcTopology topology, String serverDescription, String serverIsolation,
+                              String readServerIsolation) {
+        this.topology = topology;
         this.serverDescription = serverDescription;
         this.serverIsolation = serverIsolation;
+        this.readServerIsolation = readServerIsolation;
     }
 
     /**
@@ -56,7 +67,37 @@ public final class JdbcClientFactory implements ClientFactory {
      *                               server, bad credentials, missing privilege, unknown database)
      */
     public static JdbcClientFactory connect(JdbcTarget target) {
-        Objects.requireNonNull(target, "target");
+        return connect(JdbcTopology.single(target));
+    }
+
+    /**
+     * Prepares the primary as {@link #connect(JdbcTarget)} does; then waits until every other node
+     * and the read target show the emptied tables (a replica may lag, and a read of the previous
+     * run's rows would look like an anomaly), and checks that each node can run the test
+     * transaction and the read target a read-only one at its level.
+     *
+     * @throws IllegalStateException with a one-line message naming the cause and the server
+     */
+    public static JdbcClientFactory connect(JdbcTopology topology) {
+        return connect(topology, CATCH_UP);
+    }
+
+    /** {@link #connect(JdbcTopology)}, waiting at most {@code catchUp} for each other server. */
+    static JdbcClientFactory connect(JdbcTopology topology, Duration catchUp) {
+        Objects.requireNonNull(topology, "topology");
+        String[] primary = prepare(topology.primary());
+        Set<String> checked = new HashSet<>(Set.of(topology.primary().url()));
+        for (JdbcTarget node : topology.nodes()) {
+            if (checked.add(node.url())) {
+                check(node, false, catchUp);
+            }
+        }
+        String readIsolation = topology.readNode() == null ? null : check(topology.readNode(), true, catchUp);
+        return new JdbcClientFactory(topology, primary[0], primary[1], readIsolation);
+    }
+
+    /** Creates and empties the tables and runs the test transaction; returns {description, isolation}. */
+    private static String[] prepare(JdbcTarget target) {
         String step = "connect";
         try (Connection c = open(target)) {
             String description = c.getMetaData().getDatabaseProductName() + " "
@@ -72,29 +113,89 @@ public final class JdbcClientFactory implements ClientFactory {
             }
             step = "run a test transaction at " + target.isolation().cliName();
             configure(c, target);
-            probe(c, target);
+            probe(c, target, false);
             step = "read the session's isolation level";
-            return new JdbcClientFactory(target, description, isolationOf(c, d));
+            return new String[] {description, isolationOf(c, d)};
         } catch (SQLException e) {
             throw setupFailure(target, step, e);
         }
     }
 
-    /** Opens a client for {@code process}; a failure to connect is an {@link IllegalStateException}. */
-    @Override
-    public DatabaseClient open(long process) {
-        try {
-            return new JdbcClient(this, workConnection());
+    /**
+     * Waits until {@code server} shows both tables empty, then runs the test transaction there
+     * (read-only for the read target); returns the session's isolation level as the server names it.
+     */
+    private static String check(JdbcTarget server, boolean readOnly, Duration catchUp) {
+        String step = "connect";
+        try (Connection c = open(server)) {
+            step = "see the tables the first --target created and emptied";
+            c.setAutoCommit(true);
+            awaitEmptyTables(c, server, catchUp);
+            step = "run a" + (readOnly ? " read-only" : "") + " test transaction at " + server.isolation().cliName()
+                    + (readOnly ? " (--read-isolation sets the read target's level)" : "");
+            configure(c, server);
+            probe(c, server, readOnly);
+            step = "read the session's isolation level";
+            return isolationOf(c, server.dialect());
         } catch (SQLException e) {
-            throw setupFailure(target, "connect", e);
+            throw setupFailure(server, step, e);
         }
     }
 
-    /** A connection for transactions: auto-commit off, at the run's isolation level. */
-    Connection workConnection() throws SQLException {
-        Connection c = open(target);
+    /**
+     * Polls until both tables exist and are empty on {@code server}, for at most {@code catchUp}:
+     * a replica replays the primary's CREATE and DELETE a little later.
+     */
+    private static void awaitEmptyTables(Connection c, JdbcTarget server, Duration catchUp) throws SQLException {
+        long deadline = System.nanoTime() + catchUp.toNanos();
+        while (true) {
+            long rows;
+            try (Statement s = c.createStatement()) {
+                rows = count(s, server.appendTable()) + count(s, server.registerTable());
+            } catch (SQLException e) {
+                if (Dialect.connectionLost(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                rows = -1; // the tables are not there yet
+            }
+            if (rows == 0) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(server.redactedUrl() + " still holds " + rows + " row(s) in "
+                        + server.appendTable() + " and " + server.registerTable() + " " + catchUp.toSeconds()
+                        + " s after the first --target emptied them: is it a node or replica of that database?");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + server.redactedUrl(), e);
+            }
+        }
+    }
+
+    private static long count(Statement s, String table) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * Opens a client for {@code process} on {@code worker}'s node (and the read target); a failure
+     * to connect is an {@link IllegalStateException}.
+     */
+    @Override
+    public DatabaseClient open(int worker, long process) {
+        return new JdbcClient(this, worker);
+    }
+
+    /** A connection to {@code server} for transactions: auto-commit off, at its isolation level. */
+    Connection workConnection(JdbcTarget server) throws SQLException {
+        Connection c = open(server);
         try {
-            configure(c, target);
+            configure(c, server);
             return c;
         } catch (SQLException e) {
             try {
@@ -106,21 +207,34 @@ public final class JdbcClientFactory implements ClientFactory {
         }
     }
 
+    /** The primary: the first node, on which the run created and emptied its tables. */
     public JdbcTarget target() {
-        return target;
+        return topology.primary();
     }
 
-    /** The server's product name and version, e.g. {@code PostgreSQL 17.5}. */
+    public JdbcTopology topology() {
+        return topology;
+    }
+
+    /** The primary's product name and version, e.g. {@code PostgreSQL 17.5}. */
     public String serverDescription() {
         return serverDescription;
     }
 
-    /** The session's isolation level as the server names it, e.g. {@code REPEATABLE-READ}. */
+    /** The primary session's isolation level as the server names it, e.g. {@code REPEATABLE-READ}. */
     public String serverIsolation() {
         return serverIsolation;
     }
 
-    /** Failed and unknown transactions so far, by outcome and SQLSTATE, sorted. */
+    /** The read target session's isolation level as that server names it, or null without a read target. */
+    public String readServerIsolation() {
+        return readServerIsolation;
+    }
+
+    /**
+     * Failed and unknown transactions so far, by outcome and SQLSTATE, sorted; those on the read
+     * target end in {@code (read target)}.
+     */
     public Map<String, Long> failureCounts() {
         Map<String, Long> counts = new TreeMap<>();
         failures.forEach((k, v) -> counts.put(k, v.sum()));
@@ -132,9 +246,10 @@ public final class JdbcClientFactory implements ClientFactory {
         return new TreeMap<>(examples);
     }
 
-    void countFailure(String outcome, SQLException e) {
+    void countFailure(String outcome, SQLException e, JdbcTarget server) {
         String key = outcome + " " + (e.getSQLState() == null ? "no-sqlstate" : e.getSQLState())
-                + (e.getErrorCode() == 0 ? "" : " (" + e.getErrorCode() + ")");
+                + (e.getErrorCode() == 0 ? "" : " (" + e.getErrorCode() + ")")
+                + (server == topology.readNode() ? READ_TARGET : "");
         failures.computeIfAbsent(key, k -> new LongAdder()).increment();
         examples.putIfAbsent(key, firstLine(e.getMessage()));
     }
@@ -156,20 +271,25 @@ public final class JdbcClientFactory implements ClientFactory {
         c.setTransactionIsolation(target.isolation().jdbcLevel());
     }
 
-    /** Appends, writes and reads the probe key in one transaction at the run's level, then rolls back. */
-    private static void probe(Connection c, JdbcTarget target) throws SQLException {
+    /**
+     * Appends, writes and reads the probe key in one transaction at the target's level, then rolls
+     * back; with {@code readOnly}, only reads.
+     */
+    private static void probe(Connection c, JdbcTarget target, boolean readOnly) throws SQLException {
         Dialect d = target.dialect();
         try {
             try (PreparedStatement append = c.prepareStatement(d.append(target.appendTable()));
                  PreparedStatement write = c.prepareStatement(d.write(target.registerTable()));
                  PreparedStatement read = c.prepareStatement(Dialect.read(target.workload() == Workload.LIST_APPEND
                          ? target.appendTable() : target.registerTable()))) {
-                append.setLong(1, PROBE_KEY);
-                append.setString(2, "0");
-                append.executeUpdate();
-                write.setLong(1, PROBE_KEY);
-                write.setLong(2, 0);
-                write.executeUpdate();
+                if (!readOnly) {
+                    append.setLong(1, PROBE_KEY);
+                    append.setString(2, "0");
+                    append.executeUpdate();
+                    write.setLong(1, PROBE_KEY);
+                    write.setLong(2, 0);
+                    write.executeUpdate();
+                }
                 read.setLong(1, PROBE_KEY);
                 try (ResultSet rs = read.executeQuery()) {
                     while (rs.next()) {
@@ -206,6 +326,8 @@ public final class JdbcClientFactory implements ClientFactory {
         } else if ("42501".equals(state) || code == 1142 || code == 1044 || code == 1227 || code == 1143) {
             cause = "missing privilege" + who + " to " + step
                     + " (isowatch needs CREATE, SELECT, INSERT, UPDATE and DELETE on its tables)";
+        } else if ("25006".equals(state)) {
+            cause = "the server is read-only, so it cannot " + step + " (a replica belongs in --read-target)";
         } else if (state.startsWith("08") || "connect".equals(step)) {
             cause = "cannot reach the database";
         } else {

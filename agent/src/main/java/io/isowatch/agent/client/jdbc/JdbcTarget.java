@@ -57,6 +57,15 @@ public record JdbcTarget(String url, String user, String password, JdbcIsolation
         return new JdbcTarget(url, user, password, isolation, workload, prefix);
     }
 
+    /** The same login, level, workload and tables on another server (another node of a cluster). */
+    public JdbcTarget withUrl(String newUrl) {
+        return new JdbcTarget(newUrl, user, password, isolation, workload, tablePrefix);
+    }
+
+    public JdbcTarget withIsolation(JdbcIsolation level) {
+        return new JdbcTarget(url, user, password, level, workload, tablePrefix);
+    }
+
     /**
      * Fills in missing credentials from the environment: {@code ISOWATCH_DB_USER} and
      * {@code ISOWATCH_DB_PASSWORD}, then, for PostgreSQL, {@code PGUSER} and {@code PGPASSWORD}.

@@ -8,6 +8,10 @@
  * atomic on the row it finds; a read parses the text back into the list. Every transaction runs
  * at the {@link io.isowatch.agent.client.jdbc.JdbcIsolation} of the run.
  *
+ * <p>A run may span several servers of one database ({@link io.isowatch.agent.client.jdbc.JdbcTopology}):
+ * worker {@code w} talks to node {@code w mod n} for the whole run, as Jepsen pins a process's
+ * thread to a node, and transactions that only read may go to a read target, such as a replica.
+ *
  * <p>The classification of outcomes is what keeps the checker sound: see
  * {@link io.isowatch.agent.client.jdbc.JdbcClient}. An error before {@code COMMIT} is a
  * {@code fail}; an error from {@code COMMIT} is a {@code fail} only when the server says it

@@ -108,7 +108,13 @@ final class JdbcHistories {
     }
 
     static Run run(String name, JdbcTarget target, WorkloadOptions options) {
-        JdbcClientFactory factory = JdbcClientFactory.connect(target);
+        return run(name, JdbcTopology.single(target), options);
+    }
+
+    /** A run over several servers, as {@code agent run} with several --target and a --read-target does it. */
+    static Run run(String name, JdbcTopology topology, WorkloadOptions options) {
+        JdbcTarget target = topology.primary();
+        JdbcClientFactory factory = JdbcClientFactory.connect(topology);
         InMemoryEventLog log = new InMemoryEventLog();
         HistoryRecorder recorder = new HistoryRecorder("jdbc-it", log);
         WorkloadResult result;
@@ -122,6 +128,12 @@ final class JdbcHistories {
         report.append(String.format(Locale.ROOT, "== %s: %s at %s (server says %s), %s%n", name,
                 factory.serverDescription(), target.isolation().cliName(), factory.serverIsolation(),
                 target.workload().elleName()));
+        if (topology.nodes().size() > 1 || topology.readNode() != null) {
+            report.append(String.format(Locale.ROOT, "   %d node(s); read-only transactions on %s%n", topology.nodes().size(),
+                    topology.readNode() == null ? "the nodes" : topology.readNode().redactedUrl() + " at "
+                            + topology.readNode().isolation().cliName() + " (server says "
+                            + factory.readServerIsolation() + ")"));
+        }
         report.append(String.format(Locale.ROOT, "%,d txns in %.1f s (%,.0f txn/s): %,d ok, %,d fail, %,d info%n",
                 result.txns(), result.elapsed().toMillis() / 1000.0, result.txnPerSecond(), result.ok(),
                 result.fail(), result.info()));
