@@ -17,7 +17,7 @@ class KeyPoolTest {
             for (int i = 0; i < 1_000; i++) {
                 double u = i / 1_000.0 + 0.0004;
                 long elle = (long) Math.floor(Math.log(u * scale + 2) / Math.log(2) - 1);
-                assertEquals(elle, KeyPool.exponentialSlot(u, n), "n=" + n + " u=" + u);
+                assertEquals(elle, KeyDistribution.exponentialSlot(u, n), "n=" + n + " u=" + u);
             }
         }
     }
@@ -29,7 +29,7 @@ class KeyPoolTest {
         int[] counts = new int[n];
         int draws = 150_000;
         for (int i = 0; i < draws; i++) {
-            counts[KeyPool.exponentialSlot(random.nextDouble(), n)]++;
+            counts[KeyDistribution.exponentialSlot(random.nextDouble(), n)]++;
         }
         for (int slot = 0; slot < n; slot++) {
             double expected = draws * Math.pow(2, slot) / (Math.pow(2, n) - 1);
@@ -40,11 +40,11 @@ class KeyPoolTest {
     @Test
     void exponentialSlot_staysInRangeForHugePools() {
         for (double u : new double[] {0, 1e-300, 0.5, Math.nextDown(1.0)}) {
-            int slot = KeyPool.exponentialSlot(u, 100_000);
+            int slot = KeyDistribution.exponentialSlot(u, 100_000);
             assertTrue(slot >= 0 && slot < 100_000, "u=" + u + " slot=" + slot);
         }
-        assertEquals(99_999, KeyPool.exponentialSlot(0.75, 100_000));
-        assertEquals(0, KeyPool.exponentialSlot(0, 5));
+        assertEquals(99_999, KeyDistribution.exponentialSlot(0.75, 100_000));
+        assertEquals(0, KeyDistribution.exponentialSlot(0, 5));
     }
 
     @Test

@@ -32,10 +32,7 @@ final class KeySpace {
     }
 
     int pickSlot(SplittableRandom random) {
-        if (distribution == KeyDistribution.UNIFORM) {
-            return random.nextInt(keys.length);
-        }
-        return exponential(random.nextDouble(), keys.length);
+        return distribution.pickSlot(random, keys.length);
     }
 
     long key(int slot) {
@@ -50,18 +47,5 @@ final class KeySpace {
             nextValue[slot] = 1;
         }
         return value;
-    }
-
-    /**
-     * Inverse of the CDF {@code (2^(i+1) - 1) / (2^n - 1)}: slot {@code floor(log2(u (2^n - 1) + 1))},
-     * computed as {@code n + log2(u (1 - 2^-n) + 2^-n)} so that large {@code n} does not overflow.
-     */
-    static int exponential(double u, int n) {
-        double tiny = Math.scalb(1.0, -Math.min(n, 1074));
-        double slot = Math.floor(n + Math.log(u * (1 - tiny) + tiny) / Math.log(2));
-        if (!(slot >= 0)) {
-            return 0;
-        }
-        return slot >= n ? n - 1 : (int) slot;
     }
 }
