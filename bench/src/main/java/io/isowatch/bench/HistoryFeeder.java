@@ -1,6 +1,6 @@
 package io.isowatch.bench;
 
-import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;

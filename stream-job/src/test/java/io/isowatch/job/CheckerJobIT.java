@@ -1,6 +1,6 @@
 package io.isowatch.job;
 
-import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;

@@ -1,7 +1,7 @@
 package io.isowatch.job;
 
 import com.sun.net.httpserver.HttpServer;
-import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;

@@ -4,6 +4,7 @@ import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.codec.BinaryEventCodec;
+import io.isowatch.history.codec.HistoryEventJson;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;

@@ -1,6 +1,6 @@
 package io.isowatch.job.serde;
 
-import io.isowatch.agent.transport.HistoryEventJson;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;

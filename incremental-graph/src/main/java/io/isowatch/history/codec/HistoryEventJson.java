@@ -1,10 +1,12 @@
-package io.isowatch.agent.transport;
+package io.isowatch.history.codec;
 
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
@@ -12,13 +14,14 @@ import java.util.Arrays;
  * value of each Kafka record:
  * {@code {"index":3,"time":120,"type":"ok","process":1,"f":"txn","value":[["append",5,1],["r",6,[1]]],"agent":"a1","seq":3}}.
  *
- * <p>The op fields come first, in the order and form of
- * {@link io.isowatch.history.codec.JsonLinesWriter} ({@code time} left out when unknown, reads
- * always as a list or null); {@code agent} and {@code seq} carry the event's identity at the end.
- * {@link io.isowatch.history.codec.HistoryReader} ignores those two, so records concatenated
- * with newlines form a readable history. A hand-written writer rather than a JSON library:
- * this runs once per shipped event, and a reused buffer keeps it allocation-free apart from the
- * returned array.
+ * <p>The one writer of ops as JSON: the op fields come first, in the order index, time, type,
+ * process, f, value ({@code time} left out when unknown, reads always as a list or null);
+ * {@code agent} and {@code seq} carry the event's identity at the end. {@link HistoryReader}
+ * ignores those two, so records concatenated with newlines form a readable history, and
+ * {@link JsonLinesWriter} writes its lines with {@link #writeLine} without them. Keywords and
+ * symbols go out as strings, their names ({@link AtomTable#valueOf}). A hand-written writer
+ * rather than a JSON library: this runs once per shipped or written event, and a reused buffer
+ * keeps it allocation-free apart from {@link #render}'s returned array.
  *
  * <p>Not thread-safe; one per shipper thread.
  */
@@ -36,7 +39,30 @@ public final class HistoryEventJson {
      */
     public byte[] render(HistoryEvent event, AtomTable atoms) {
         len = 0;
-        Op op = event.op();
+        opFields(event.op(), atoms);
+        ascii(",\"agent\":");
+        string(event.source());
+        ascii(",\"seq\":");
+        number(event.sequence());
+        put('}');
+        return Arrays.copyOf(buf, len);
+    }
+
+    /**
+     * Writes the op as one JSON line (its fields only, then a newline) to {@code out}.
+     *
+     * @throws IllegalArgumentException when a string atom is unknown to {@code atoms}
+     */
+    public void writeLine(Op op, AtomTable atoms, OutputStream out) throws IOException {
+        len = 0;
+        opFields(op, atoms);
+        put('}');
+        put('\n');
+        out.write(buf, 0, len);
+    }
+
+    /** The op's object up to, not including, its closing brace. */
+    private void opFields(Op op, AtomTable atoms) {
         ascii("{\"index\":");
         number(op.index());
         if (op.time() != -1) {
@@ -56,12 +82,7 @@ public final class HistoryEventJson {
             first = false;
             microOp(m, atoms);
         }
-        ascii("],\"agent\":");
-        string(event.source());
-        ascii(",\"seq\":");
-        number(event.sequence());
-        put('}');
-        return Arrays.copyOf(buf, len);
+        put(']');
     }
 
     private void microOp(MicroOp m, AtomTable atoms) {
@@ -148,7 +169,7 @@ public final class HistoryEventJson {
                 buf[len++] = '\\';
                 buf[len++] = (byte) c;
             } else if (c < 0x20) {
-                escape(c);
+                shortEscapeOrHex(c);
             } else if (c < 0x80) {
                 buf[len++] = (byte) c;
             } else if (c < 0x800) {
@@ -169,6 +190,24 @@ public final class HistoryEventJson {
             }
         }
         buf[len++] = '"';
+    }
+
+    /** JSON's two-character escapes where it has one ({@code \n}, {@code \t}, ...), else a backslash-u escape. */
+    private void shortEscapeOrHex(char c) {
+        char shortForm = switch (c) {
+            case '\n' -> 'n';
+            case '\r' -> 'r';
+            case '\t' -> 't';
+            case '\b' -> 'b';
+            case '\f' -> 'f';
+            default -> 0;
+        };
+        if (shortForm == 0) {
+            escape(c);
+        } else {
+            buf[len++] = '\\';
+            buf[len++] = (byte) shortForm;
+        }
     }
 
     private void escape(char c) {
