@@ -75,7 +75,7 @@ final class AgentRunCommand implements Callable<Integer> {
 
     @Option(names = "--isolation", paramLabel = "LEVEL",
             description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
-                    + "mapped to the database's own level of that name.")
+                    + "mapped to the database's own level of that name; snapshot for H2's SNAPSHOT.")
     String isolation;
 
     @Option(names = "--read-target", paramLabel = "URL",

@@ -59,6 +59,16 @@ class JdbcTargetTest {
     }
 
     @Test
+    void snapshotLevel_isH2sOnly() {
+        assertEquals(6, JdbcTarget.of("jdbc:h2:mem:x", JdbcIsolation.fromName("snapshot"), Workload.LIST_APPEND)
+                .isolation().jdbcLevel());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of(
+                "jdbc:postgresql://db/x", JdbcIsolation.SNAPSHOT, Workload.LIST_APPEND));
+        assertTrue(e.getMessage().contains("'snapshot' is H2's own level") && e.getMessage().contains("PostgreSQL"),
+                e.getMessage());
+    }
+
+    @Test
     void embeddedEngineUrls_pickTheirDialects() {
         assertEquals(Dialect.DERBY, Dialect.of("jdbc:derby:memory:x;create=true"));
         assertEquals(Dialect.SQLITE, Dialect.of("jdbc:sqlite:target/x.db?journal_mode=WAL"));
@@ -70,7 +80,9 @@ class JdbcTargetTest {
     void isolationNames_acceptCliAndSqlSpellings() {
         assertEquals(JdbcIsolation.REPEATABLE_READ, JdbcIsolation.fromName("REPEATABLE READ"));
         assertEquals(JdbcIsolation.READ_UNCOMMITTED, JdbcIsolation.fromName("read_uncommitted"));
-        assertThrows(IllegalArgumentException.class, () -> JdbcIsolation.fromName("snapshot"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JdbcIsolation.fromName("snapshot-isolation"));
+        assertTrue(e.getMessage().contains("read-uncommitted, snapshot"), e.getMessage());
     }
 
     @Test
