@@ -66,15 +66,16 @@ final class AgentRunCommand implements Callable<Integer> {
     @Option(names = "--target", required = true, paramLabel = "TARGET",
             description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
                     + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
-                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:… or "
-                    + "jdbc:hsqldb:{mem|file|hsql}:…. Repeat it for the nodes of one JDBC database (same engine): "
+                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:…, "
+                    + "jdbc:hsqldb:{mem|file|hsql}:…, jdbc:derby:{memory:NAME|DIR}[;create=true] or "
+                    + "jdbc:sqlite:FILE[?journal_mode=WAL&busy_timeout=MS]. Repeat it for the nodes of one JDBC database (same engine): "
                     + "clients are spread over them round-robin, each on one node for the whole run; the first "
                     + "creates and empties the tables. Commas do not separate targets (a JDBC URL may hold them).")
     List<String> targets;
 
     @Option(names = "--isolation", paramLabel = "LEVEL",
             description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
-                    + "mapped to the database's own level of that name.")
+                    + "mapped to the database's own level of that name; snapshot for H2's SNAPSHOT.")
     String isolation;
 
     @Option(names = "--read-target", paramLabel = "URL",

@@ -143,7 +143,9 @@ public final class WorkloadRunner {
         progress.accept(snapshot(elapsed, 0, 0, true));
         Throwable error = failure.get();
         if (error != null) {
-            throw new IllegalStateException("workload stopped: " + error.getMessage(), error);
+            // An Error from inside a driver (e.g. HSQLDB's StackOverflowError) has no message; its class says what it was.
+            String why = error.getMessage() != null ? error.getMessage() : error.toString();
+            throw new IllegalStateException("workload stopped: " + why, error);
         }
         long o = ok.sum();
         long f = fail.sum();

@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.Properties;
 
 /**
- * What differs between the databases isowatch drives: table definitions, the upserts and the
- * driver settings. A list is a comma-separated text column extended by an atomic concatenation inside
+ * What differs between the databases isowatch drives: table definitions, the upserts, the
+ * driver settings and which errors from {@code COMMIT} mean that nothing was committed. A list is a comma-separated text column extended by an atomic concatenation inside
  * the upsert, so an append never reads the list into the client; a register is a BIGINT column
  * overwritten by its upsert.
  */
@@ -153,6 +153,143 @@ public enum Dialect {
         void connectionProperties(Properties p, int connectTimeoutSeconds) {
             // The driver takes connection properties as database settings; pass none.
         }
+    },
+
+    /**
+     * Apache Derby 10.x, embedded ({@code jdbc:derby:memory:NAME;create=true}, {@code
+     * jdbc:derby:DIR}) or as a network server ({@code jdbc:derby://HOST:PORT/NAME}, with Derby's
+     * client driver on the classpath). An upsert is an {@code UPDATE} and, when it matched no row,
+     * an {@code INSERT}, in the same transaction; two clients inserting the same new key meet a
+     * unique violation (23505) or a deadlock, and the loser's transaction fails. Not Derby's
+     * {@code MERGE}: a first version used it, and under 16 contended clients it failed with
+     * errors the statement should not raise (21000 cardinality violations, 40XD0 "Container has
+     * been closed", a NullPointerException that closed the session); not investigated further,
+     * so not reported as a finding. Derby has no {@code CREATE TABLE IF NOT
+     * EXISTS}; "already exists" (X0Y32) is ignored instead. Deadlocks (40001) and lock wait
+     * timeouts (40XL1, 40XL2) roll the whole transaction back.
+     */
+    DERBY("Derby") {
+        @Override
+        String createAppendTable(String table) {
+            return "CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v VARCHAR(32672) NOT NULL)";
+        }
+
+        @Override
+        String createRegisterTable(String table) {
+            return "CREATE TABLE " + table + " (k BIGINT PRIMARY KEY, v BIGINT NOT NULL)";
+        }
+
+        @Override
+        String append(String table) {
+            return "UPDATE " + table + " SET v = v || ',' || CAST(? AS VARCHAR(32672)) WHERE k = ?";
+        }
+
+        @Override
+        String write(String table) {
+            return "UPDATE " + table + " SET v = ? WHERE k = ?";
+        }
+
+        @Override
+        String insert(String table) {
+            return "INSERT INTO " + table + " (v, k) VALUES (?, ?)";
+        }
+
+        @Override
+        boolean valueFirst() {
+            return true;
+        }
+
+        @Override
+        boolean alreadyExists(SQLException e) {
+            return "X0Y32".equals(e.getSQLState());
+        }
+
+        @Override
+        String isolationQuery() {
+            return "VALUES CURRENT ISOLATION"; // UR, CS, RS or RR
+        }
+
+        @Override
+        boolean notCommitted(SQLException e) {
+            return super.notCommitted(e) || hasState(e, "40XL1", "40XL2");
+        }
+
+        @Override
+        void connectionProperties(Properties p, int connectTimeoutSeconds) {
+            // Embedded Derby has no connect timeout; its lock timeouts are database properties
+            // (derby.locks.waitTimeout, derby.locks.deadlockTimeout), set by whoever owns the database.
+        }
+    },
+
+    /**
+     * SQLite 3 through xerial's driver ({@code jdbc:sqlite:FILE}; the journal mode, e.g. {@code
+     * ?journal_mode=WAL}, and {@code busy_timeout} in milliseconds go in the URL). Upserts are
+     * {@code INSERT ... ON CONFLICT DO UPDATE}. The driver accepts every JDBC level, but SQLite has
+     * one: serializable. {@code READ_UNCOMMITTED} sets {@code PRAGMA read_uncommitted}, which only
+     * matters between connections sharing a cache ({@code ?shared_cache=true}); the other levels
+     * clear it.
+     *
+     * <p>Transactions are always deferred ({@code BEGIN}), whatever the URL's {@code
+     * transaction_mode} says: the driver begins the next transaction inside {@code commit()},
+     * right after {@code COMMIT}, and a {@code BEGIN IMMEDIATE} that then meets a busy database
+     * would make {@code commit()} throw although the transaction committed, which the client
+     * could not tell from a refused commit. A deferred {@code BEGIN} takes no lock and cannot be
+     * busy, so an error from {@code commit()} is always the {@code COMMIT}'s. It is also SQLite's
+     * own default: a transaction that read and then writes while another holds the write lock
+     * fails with SQLITE_BUSY instead of waiting (which could deadlock), or with
+     * SQLITE_BUSY_SNAPSHOT in WAL mode when its snapshot is no longer the latest. Those errors
+     * come before {@code COMMIT}, and the client rolls back.
+     */
+    SQLITE("SQLite") {
+        @Override
+        String createAppendTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k INTEGER PRIMARY KEY, v TEXT NOT NULL)";
+        }
+
+        @Override
+        String createRegisterTable(String table) {
+            return "CREATE TABLE IF NOT EXISTS " + table + " (k INTEGER PRIMARY KEY, v INTEGER NOT NULL)";
+        }
+
+        @Override
+        String append(String table) {
+            return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = v || ',' || excluded.v";
+        }
+
+        @Override
+        String write(String table) {
+            return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v";
+        }
+
+        @Override
+        String isolationQuery() {
+            return "SELECT 'journal_mode=' || (SELECT journal_mode FROM pragma_journal_mode) "
+                    + "|| ', read_uncommitted=' || (SELECT read_uncommitted FROM pragma_read_uncommitted)";
+        }
+
+        /**
+         * SQLITE_BUSY (5) or SQLITE_LOCKED (6) from {@code COMMIT}: "the transaction remains active
+         * and the COMMIT can be retried later" (SQLite, "Transaction"), or SQLite rolled it back
+         * itself; either way nothing was committed, and the client's rollback ends what is left.
+         */
+        @Override
+        boolean notCommitted(SQLException e) {
+            for (SQLException x = e; x != null; x = x.getNextException()) {
+                int primary = x.getErrorCode() & 0xff;
+                if (primary == 5 || primary == 6) {
+                    return true;
+                }
+                if (x.getNextException() == x) {
+                    break;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        void connectionProperties(Properties p, int connectTimeoutSeconds) {
+            p.setProperty("transaction_mode", "DEFERRED"); // overrides the URL's; see the class comment
+        }
     };
 
     private final String displayName;
@@ -169,11 +306,34 @@ public enum Dialect {
 
     abstract String createRegisterTable(String table);
 
-    /** Appends parameter 2 (text) to the list at key parameter 1, creating the row if needed. */
+    /**
+     * Appends the value (text) to the list at the key, creating the row if needed: one statement
+     * taking the key and the value, or, when {@link #insert} is not null, an {@code UPDATE} of an
+     * existing row only, taking them in {@link #valueFirst()} order.
+     */
     abstract String append(String table);
 
-    /** Sets the register at key parameter 1 to parameter 2. */
+    /** Sets the register at the key to the value; parameters as {@link #append}'s. */
     abstract String write(String table);
+
+    /**
+     * For an engine without a one-statement upsert, the {@code INSERT} to run, in the same
+     * transaction, when {@link #append} or {@link #write} updated no row; parameters as theirs.
+     * Null when those statements upsert by themselves.
+     */
+    String insert(String table) {
+        return null;
+    }
+
+    /** True when the upserts take the value before the key (as {@code UPDATE ... SET v = ? WHERE k = ?} does). */
+    boolean valueFirst() {
+        return false;
+    }
+
+    /** True when {@code e}, from a {@code CREATE TABLE}, says the table exists (for engines without IF NOT EXISTS). */
+    boolean alreadyExists(SQLException e) {
+        return false;
+    }
 
     /** A query returning the session's isolation level as the server names it. */
     abstract String isolationQuery();
@@ -206,21 +366,35 @@ public enum Dialect {
         if (u.startsWith("jdbc:hsqldb:")) {
             return HSQLDB;
         }
-        throw new IllegalArgumentException("unsupported JDBC URL '" + JdbcTarget.redact(url)
-                + "'; expected jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql://, jdbc:h2: or jdbc:hsqldb:");
+        if (u.startsWith("jdbc:derby:")) {
+            return DERBY;
+        }
+        if (u.startsWith("jdbc:sqlite:")) {
+            return SQLITE;
+        }
+        throw new IllegalArgumentException("unsupported JDBC URL '" + JdbcTarget.redact(url) + "'; expected "
+                + "jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql://, jdbc:h2:, jdbc:hsqldb:, jdbc:derby: or jdbc:sqlite:");
     }
 
     /**
-     * True when the server reported, for a failed {@code COMMIT}, that it rolled the transaction
-     * back: a serialization failure or deadlock ({@code 40001}, {@code 40P01}) or a constraint
-     * checked at commit ({@code 40002}). Anything else at commit (a lost connection, a timeout,
-     * {@code 40003} "statement completion unknown") leaves the outcome unknown.
+     * True when an error from {@code COMMIT} means the transaction certainly did not commit (the
+     * client then rolls back whatever is left of it). By default: the server reported that it
+     * rolled the transaction back, a serialization failure or deadlock ({@code 40001}, {@code
+     * 40P01}) or a constraint checked at commit ({@code 40002}). Anything else at commit (a lost
+     * connection, a timeout, {@code 40003} "statement completion unknown") leaves the outcome
+     * unknown.
      */
-    static boolean rolledBackAtCommit(SQLException e) {
+    boolean notCommitted(SQLException e) {
+        return hasState(e, "40001", "40P01", "40002");
+    }
+
+    /** True when {@code e} or an exception chained to it has one of {@code states}. */
+    static boolean hasState(SQLException e, String... states) {
         for (SQLException x = e; x != null; x = x.getNextException()) {
-            String state = x.getSQLState();
-            if ("40001".equals(state) || "40P01".equals(state) || "40002".equals(state)) {
-                return true;
+            for (String state : states) {
+                if (state.equals(x.getSQLState())) {
+                    return true;
+                }
             }
             if (x.getNextException() == x) {
                 break;

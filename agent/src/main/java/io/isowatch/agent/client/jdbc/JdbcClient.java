@@ -95,7 +95,7 @@ final class JdbcClient implements DatabaseClient {
             s.connection.commit();
             return completed;
         } catch (SQLException e) {
-            if (committing && !Dialect.rolledBackAtCommit(e)) {
+            if (committing && !s.server.dialect().notCommitted(e)) {
                 factory.countFailure("info", e, s.server);
                 s.discard();
                 throw new IndeterminateException("commit outcome unknown: " + JdbcClientFactory.firstLine(e.getMessage()), e);
@@ -122,15 +122,11 @@ final class JdbcClient implements DatabaseClient {
             }
         }
         if (m instanceof MicroOp.Append a) {
-            s.append.setLong(1, a.key());
-            s.append.setString(2, Long.toString(a.value()));
-            s.append.executeUpdate();
+            s.upserts.append(a.key(), Long.toString(a.value()));
             return a;
         }
         MicroOp.Write w = (MicroOp.Write) m;
-        s.write.setLong(1, w.key());
-        s.write.setLong(2, w.value());
-        s.write.executeUpdate();
+        s.upserts.write(w.key(), w.value());
         return w;
     }
 
@@ -191,8 +187,7 @@ final class JdbcClient implements DatabaseClient {
         final JdbcTarget server;
         Connection connection;
         PreparedStatement read;
-        PreparedStatement append;
-        PreparedStatement write;
+        Upserts upserts;
 
         Session(JdbcTarget server) {
             this.server = server;
@@ -200,11 +195,9 @@ final class JdbcClient implements DatabaseClient {
 
         void attach(Connection c) throws SQLException {
             this.connection = c;
-            Dialect d = server.dialect();
             read = c.prepareStatement(Dialect.read(server.workload() == Workload.LIST_APPEND
                     ? server.appendTable() : server.registerTable()));
-            append = c.prepareStatement(d.append(server.appendTable()));
-            write = c.prepareStatement(d.write(server.registerTable()));
+            upserts = new Upserts(c, server);
         }
 
         /** Rolls back; false when that failed, so the connection can no longer be trusted. */

@@ -106,8 +106,8 @@ public final class JdbcClientFactory implements ClientFactory {
             c.setAutoCommit(true);
             Dialect d = target.dialect();
             try (Statement s = c.createStatement()) {
-                s.execute(d.createAppendTable(target.appendTable()));
-                s.execute(d.createRegisterTable(target.registerTable()));
+                createTable(s, d, d.createAppendTable(target.appendTable()));
+                createTable(s, d, d.createRegisterTable(target.registerTable()));
                 s.execute("DELETE FROM " + target.appendTable());
                 s.execute("DELETE FROM " + target.registerTable());
             }
@@ -276,19 +276,13 @@ public final class JdbcClientFactory implements ClientFactory {
      * back; with {@code readOnly}, only reads.
      */
     private static void probe(Connection c, JdbcTarget target, boolean readOnly) throws SQLException {
-        Dialect d = target.dialect();
         try {
-            try (PreparedStatement append = c.prepareStatement(d.append(target.appendTable()));
-                 PreparedStatement write = c.prepareStatement(d.write(target.registerTable()));
+            try (Upserts upserts = new Upserts(c, target);
                  PreparedStatement read = c.prepareStatement(Dialect.read(target.workload() == Workload.LIST_APPEND
                          ? target.appendTable() : target.registerTable()))) {
                 if (!readOnly) {
-                    append.setLong(1, PROBE_KEY);
-                    append.setString(2, "0");
-                    append.executeUpdate();
-                    write.setLong(1, PROBE_KEY);
-                    write.setLong(2, 0);
-                    write.executeUpdate();
+                    upserts.append(PROBE_KEY, "0");
+                    upserts.write(PROBE_KEY, 0);
                 }
                 read.setLong(1, PROBE_KEY);
                 try (ResultSet rs = read.executeQuery()) {
@@ -299,6 +293,16 @@ public final class JdbcClientFactory implements ClientFactory {
             }
         } finally {
             c.rollback();
+        }
+    }
+
+    private static void createTable(Statement s, Dialect d, String sql) throws SQLException {
+        try {
+            s.execute(sql);
+        } catch (SQLException e) {
+            if (!d.alreadyExists(e)) {
+                throw e;
+            }
         }
     }
 

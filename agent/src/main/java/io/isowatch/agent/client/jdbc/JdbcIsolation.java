@@ -11,13 +11,16 @@ import java.util.stream.Collectors;
  * ISOLATION LEVEL}. What a level really guarantees is the database's business, and finding
  * that out is the point: PostgreSQL runs {@code READ UNCOMMITTED} as read committed and
  * {@code REPEATABLE READ} as snapshot isolation; InnoDB's {@code REPEATABLE READ} is weaker than
- * snapshot isolation (see docs/findings.md).
+ * snapshot isolation (see docs/findings.md). {@code snapshot} is H2's own fifth level, which its
+ * driver takes as the non-standard constant 6 ({@code org.h2.engine.Constants.TRANSACTION_SNAPSHOT});
+ * other engines refuse it ({@link JdbcTarget}).
  */
 public enum JdbcIsolation {
     SERIALIZABLE("serializable", Connection.TRANSACTION_SERIALIZABLE),
     REPEATABLE_READ("repeatable-read", Connection.TRANSACTION_REPEATABLE_READ),
     READ_COMMITTED("read-committed", Connection.TRANSACTION_READ_COMMITTED),
-    READ_UNCOMMITTED("read-uncommitted", Connection.TRANSACTION_READ_UNCOMMITTED);
+    READ_UNCOMMITTED("read-uncommitted", Connection.TRANSACTION_READ_UNCOMMITTED),
+    SNAPSHOT("snapshot", 6);
 
     private final String cliName;
     private final int jdbcLevel;

@@ -37,7 +37,11 @@ public record JdbcTarget(String url, String user, String password, JdbcIsolation
         Objects.requireNonNull(isolation, "isolation");
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(tablePrefix, "tablePrefix");
-        Dialect.of(url);
+        Dialect dialect = Dialect.of(url);
+        if (isolation == JdbcIsolation.SNAPSHOT && dialect != Dialect.H2) {
+            throw new IllegalArgumentException("isolation 'snapshot' is H2's own level; " + dialect.displayName()
+                    + " has no level of that name (PostgreSQL's repeatable-read is snapshot isolation)");
+        }
         if (!IDENTIFIER.matcher(tablePrefix).matches()) {
             throw new IllegalArgumentException("table prefix must be a plain SQL identifier (letters, digits, _), got '"
                     + tablePrefix + "'");

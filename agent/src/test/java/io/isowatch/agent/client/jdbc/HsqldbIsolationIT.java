@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * HSQLDB 2.7.3 embedded in this JVM, in its MVCC and its LOCKS transaction control modes
- * ({@code hsqldb.tx}): 16 clients on 4 hot keys per level.
+ * HSQLDB 2.7.3 embedded in this JVM, in each of its transaction control modes (MVCC, MVLOCKS, LOCKS;
+ * {@code hsqldb.tx}): 16 clients on 4 hot keys per level.
  */
 class HsqldbIsolationIT {
 
     private static final JdbcHistories.Server MVCC =
             new JdbcHistories.Server("jdbc:hsqldb:mem:isowatch-mvcc;hsqldb.tx=mvcc", "SA", "");
+    private static final JdbcHistories.Server MVLOCKS =
+            new JdbcHistories.Server("jdbc:hsqldb:mem:isowatch-mvlocks;hsqldb.tx=mvlocks", "SA", "");
     private static final JdbcHistories.Server LOCKS =
             new JdbcHistories.Server("jdbc:hsqldb:mem:isowatch-locks;hsqldb.tx=locks", "SA", "");
 
@@ -48,8 +50,35 @@ class HsqldbIsolationIT {
                         .registers(3_000, 1_000).validUnder("strict-serializable"));
     }
 
+    /**
+     * MVLOCKS mode (two-phase locking for writers, snapshots for READ COMMITTED readers):
+     * SERIALIZABLE is strict serializable, READ COMMITTED read committed.
+     */
+    static List<LevelExpectation> mvlocks() {
+        return List.of(
+                LevelExpectation.of("hsqldb-mvlocks-serializable", JdbcIsolation.SERIALIZABLE, 39)
+                        .validUnder("strict-serializable").failsWith("fail 40001"),
+                LevelExpectation.of("hsqldb-mvlocks-read-committed", JdbcIsolation.READ_COMMITTED, 40)
+                        .validUnder("read-committed").shows("snapshot-isolation"),
+                LevelExpectation.of("hsqldb-mvlocks-serializable-register", JdbcIsolation.SERIALIZABLE, 46)
+                        .registers(3_000, 1_000).validUnder("strict-serializable"));
+    }
+
+    /**
+     * Runs the two locking modes (MVLOCKS, LOCKS) only with {@code -Disowatch.it.hsqldb-locking=true}.
+     * HSQLDB 2.7.3's deadlock detection in them sometimes recurses without end ({@code
+     * StackOverflowError} in {@code TransactionManagerCommon.checkDeadlock}) and then stops the
+     * run or leaves the other clients waiting for a lock forever (docs/findings.md); a build that
+     * hangs in about one run of three cannot gate a merge. Every locking-mode run that finished was
+     * strict serializable, which is what these expectations assert.
+     */
+    static final boolean LOCKING_MODES = Boolean.getBoolean("isowatch.it.hsqldb-locking");
+
     @TestFactory
     Stream<DynamicTest> contendedRuns_matchTheManualsPromises() {
-        return Stream.concat(JdbcHistories.tests(MVCC, mvcc()), JdbcHistories.tests(LOCKS, locks()));
+        Stream<DynamicTest> mvcc = JdbcHistories.tests(MVCC, mvcc());
+        return LOCKING_MODES
+                ? Stream.of(mvcc, JdbcHistories.tests(MVLOCKS, mvlocks()), JdbcHistories.tests(LOCKS, locks())).flatMap(t -> t)
+                : mvcc;
     }
 }

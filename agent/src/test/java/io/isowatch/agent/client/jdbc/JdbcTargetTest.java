@@ -53,15 +53,36 @@ class JdbcTargetTest {
         assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of("jdbc:postgresql://db/x",
                 JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND).withTablePrefix("a; DROP TABLE t"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of(
-                "jdbc:derby:memory:x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND));
-        assertTrue(e.getMessage().contains("jdbc:postgresql://") && e.getMessage().contains("jdbc:h2:"), e.getMessage());
+                "jdbc:oracle:thin:@db:1521:x", JdbcIsolation.SERIALIZABLE, Workload.LIST_APPEND));
+        assertTrue(e.getMessage().contains("jdbc:postgresql://") && e.getMessage().contains("jdbc:h2:")
+                && e.getMessage().contains("jdbc:derby:") && e.getMessage().contains("jdbc:sqlite:"), e.getMessage());
+    }
+
+    @Test
+    void snapshotLevel_isH2sOnly() {
+        assertEquals(6, JdbcTarget.of("jdbc:h2:mem:x", JdbcIsolation.fromName("snapshot"), Workload.LIST_APPEND)
+                .isolation().jdbcLevel());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JdbcTarget.of(
+                "jdbc:postgresql://db/x", JdbcIsolation.SNAPSHOT, Workload.LIST_APPEND));
+        assertTrue(e.getMessage().contains("'snapshot' is H2's own level") && e.getMessage().contains("PostgreSQL"),
+                e.getMessage());
+    }
+
+    @Test
+    void embeddedEngineUrls_pickTheirDialects() {
+        assertEquals(Dialect.DERBY, Dialect.of("jdbc:derby:memory:x;create=true"));
+        assertEquals(Dialect.SQLITE, Dialect.of("jdbc:sqlite:target/x.db?journal_mode=WAL"));
+        assertEquals(Dialect.HSQLDB, Dialect.of("jdbc:hsqldb:mem:x"));
+        assertEquals(Dialect.H2, Dialect.of("JDBC:H2:mem:x"));
     }
 
     @Test
     void isolationNames_acceptCliAndSqlSpellings() {
         assertEquals(JdbcIsolation.REPEATABLE_READ, JdbcIsolation.fromName("REPEATABLE READ"));
         assertEquals(JdbcIsolation.READ_UNCOMMITTED, JdbcIsolation.fromName("read_uncommitted"));
-        assertThrows(IllegalArgumentException.class, () -> JdbcIsolation.fromName("snapshot"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JdbcIsolation.fromName("snapshot-isolation"));
+        assertTrue(e.getMessage().contains("read-uncommitted, snapshot"), e.getMessage());
     }
 
     @Test
@@ -73,10 +94,24 @@ class JdbcTargetTest {
 
     @Test
     void commitErrors_onlyServerRollbacksAreDefiniteAborts() {
-        assertTrue(Dialect.rolledBackAtCommit(new SQLException("serialization", "40001")));
-        assertTrue(Dialect.rolledBackAtCommit(new SQLException("deadlock", "40P01")));
-        assertFalse(Dialect.rolledBackAtCommit(new SQLException("completion unknown", "40003")));
-        assertFalse(Dialect.rolledBackAtCommit(new SQLException("connection lost", "08006")));
-        assertFalse(Dialect.rolledBackAtCommit(new SQLException("no state")));
+        assertTrue(Dialect.POSTGRESQL.notCommitted(new SQLException("serialization", "40001")));
+        assertTrue(Dialect.POSTGRESQL.notCommitted(new SQLException("deadlock", "40P01")));
+        assertFalse(Dialect.POSTGRESQL.notCommitted(new SQLException("completion unknown", "40003")));
+        assertFalse(Dialect.POSTGRESQL.notCommitted(new SQLException("connection lost", "08006")));
+        assertFalse(Dialect.POSTGRESQL.notCommitted(new SQLException("no state")));
+    }
+
+    @Test
+    void commitErrors_derbyLockTimeoutsAndSqliteBusyAreNotCommitted() {
+        assertTrue(Dialect.DERBY.notCommitted(new SQLException("deadlock", "40001")));
+        assertTrue(Dialect.DERBY.notCommitted(new SQLException("lock timeout", "40XL1")));
+        assertTrue(Dialect.DERBY.notCommitted(new SQLException("lock timeout, table dumped", "40XL2")));
+        assertFalse(Dialect.DERBY.notCommitted(new SQLException("connection lost", "08006")));
+        // xerial's driver reports SQLite's result code as the error code, with no SQLSTATE.
+        assertTrue(Dialect.SQLITE.notCommitted(new SQLException("[SQLITE_BUSY] database is locked", null, 5)));
+        assertTrue(Dialect.SQLITE.notCommitted(new SQLException("[SQLITE_BUSY_SNAPSHOT]", null, 517)));
+        assertTrue(Dialect.SQLITE.notCommitted(new SQLException("[SQLITE_LOCKED_SHAREDCACHE]", null, 262)));
+        assertFalse(Dialect.SQLITE.notCommitted(new SQLException("[SQLITE_IOERR] disk I/O error", null, 10)));
+        assertFalse(Dialect.SQLITE.notCommitted(new SQLException("[SQLITE_FULL]", null, 13)));
     }
 }
