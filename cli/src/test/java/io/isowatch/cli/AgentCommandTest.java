@@ -77,9 +77,16 @@ class AgentCommandTest {
 
     @Test
     void agentRun_jdbcUnknownIsolation_namesTheKnownLevels() {
+        Run r = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--isolation", "snapshot-isolation");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("repeatable-read, read-committed, read-uncommitted, snapshot"), r.err());
+    }
+
+    @Test
+    void agentRun_snapshotOnAnotherEngineThanH2_saysWhoseLevelItIs() {
         Run r = run("agent", "run", "--target", "jdbc:postgresql://127.0.0.1:1/test", "--isolation", "snapshot");
         assertEquals(ExitCodes.ERROR, r.code());
-        assertTrue(r.err().contains("repeatable-read, read-committed, read-uncommitted"), r.err());
+        assertTrue(r.err().contains("'snapshot' is H2's own level; PostgreSQL has no level of that name"), r.err());
     }
 
     @Test
