@@ -5,6 +5,7 @@ import io.isowatch.anomaly.ConsistencyModels;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -56,6 +57,7 @@ public final class FindingStore {
     private final SortedMap<String, Long> counts = new TreeMap<>();
     private long seq;
     private long repeats;
+    private long unreadable;
 
     /** A store holding at most {@code capacity} findings. */
     public FindingStore(int capacity) {
@@ -99,7 +101,7 @@ public final class FindingStore {
             }
             out.add(e);
         }
-        java.util.Collections.reverse(out);
+        Collections.reverse(out);
         return out;
     }
 
@@ -141,6 +143,26 @@ public final class FindingStore {
         return repeats;
     }
 
+    /** Counts a record that could not be read as an alert (the intake skips it). */
+    public synchronized void noteUnreadable() {
+        unreadable++;
+    }
+
+    /** Records skipped because they were no alert this console reads. */
+    public synchronized long unreadable() {
+        return unreadable;
+    }
+
+    /** How many findings are held now (at most the capacity). */
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    /** The most findings held at once; older ones are forgotten. */
+    public int capacity() {
+        return capacity;
+    }
+
     /** One summary per history among the held findings, by history name. */
     public synchronized List<HistorySummary> histories() {
         Map<String, List<FindingView>> byHistory = new TreeMap<>();
@@ -168,9 +190,10 @@ public final class FindingStore {
             first = Math.min(first, v.alert().detectedAtMillis());
             last = Math.max(last, v.alert().detectedAtMillis());
         }
+        // A type this build's lattice does not know (a newer job's) rules out nothing we can name.
         Set<String> known = new HashSet<>();
         for (String t : types.keySet()) {
-            if (!FindingView.boundary(t).isEmpty() || isKnown(t)) {
+            if (isKnown(t)) {
                 known.add(t);
             }
         }
