@@ -94,7 +94,7 @@ public record FindingView(Alert alert, Boundary ruledOut, List<TxnRow> txns, boo
         }
         Map<Long, TxnRow> rows = new LinkedHashMap<>();
         if (f != null) {
-            for (String field : List.of("cycle", "writer", "op", "txns")) {
+            for (String field : List.of("cycle", "op", "writer", "txns")) {
                 JsonNode v = f.get(field);
                 if (v != null && v.isArray()) {
                     v.forEach(op -> add(rows, op));

@@ -59,23 +59,30 @@ public final class TestAlerts {
     /**
      * Write skew (G2-item) over two string keys: T1 reads {@code k2} empty and appends 1 to
      * {@code k1}, T2 reads {@code k1} empty and appends 1 to {@code k2}, a later read sees both.
+     * The six events have indices {@code base} to {@code base + 5}; a finding's id depends on
+     * them (and on the history), not on the keys.
      */
-    public static String writeSkew(String k1, String k2) {
+    public static String writeSkew(String k1, String k2, long base) {
         String a = json(k1);
         String b = json(k2);
         return String.join("\n",
-                "{\"index\":0,\"time\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\"," + b + ",null],[\"append\"," + a + ",1]]}",
-                "{\"index\":1,\"time\":1000000,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",null],[\"append\"," + b + ",1]]}",
-                "{\"index\":2,\"time\":2000000,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\"," + b + ",[]],[\"append\"," + a + ",1]]}",
-                "{\"index\":3,\"time\":3000000,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",[]],[\"append\"," + b + ",1]]}",
-                "{\"index\":4,\"time\":4000000,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",null],[\"r\"," + b + ",null]]}",
-                "{\"index\":5,\"time\":5000000,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",[1]],[\"r\"," + b + ",[1]]]}",
+                "{\"index\":" + (base + 0) + ",\"time\":0,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\"," + b + ",null],[\"append\"," + a + ",1]]}",
+                "{\"index\":" + (base + 1) + ",\"time\":1000000,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",null],[\"append\"," + b + ",1]]}",
+                "{\"index\":" + (base + 2) + ",\"time\":2000000,\"type\":\"ok\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\"," + b + ",[]],[\"append\"," + a + ",1]]}",
+                "{\"index\":" + (base + 3) + ",\"time\":3000000,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",[]],[\"append\"," + b + ",1]]}",
+                "{\"index\":" + (base + 4) + ",\"time\":4000000,\"type\":\"invoke\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",null],[\"r\"," + b + ",null]]}",
+                "{\"index\":" + (base + 5) + ",\"time\":5000000,\"type\":\"ok\",\"process\":2,\"f\":\"txn\",\"value\":[[\"r\"," + a + ",[1]],[\"r\"," + b + ",[1]]]}",
                 "");
     }
 
-    /** The one write-skew alert of {@link #writeSkew} on these keys, in {@code history}. */
+    /** The one write-skew alert of {@link #writeSkew} on these keys, in {@code history}, indices from 0. */
     public static Alert writeSkewAlert(String k1, String k2, String history, long detectedAt) {
-        List<Alert> alerts = check(writeSkew(k1, k2), history, detectedAt);
+        return writeSkewAlert(k1, k2, 0, history, detectedAt);
+    }
+
+    /** The one write-skew alert of {@link #writeSkew} on these keys and indices, in {@code history}. */
+    public static Alert writeSkewAlert(String k1, String k2, long base, String history, long detectedAt) {
+        List<Alert> alerts = check(writeSkew(k1, k2, base), history, detectedAt);
         if (alerts.size() != 1 || !alerts.get(0).type().equals("G2-item")) {
             throw new IllegalStateException("expected one G2-item, got " + alerts);
         }

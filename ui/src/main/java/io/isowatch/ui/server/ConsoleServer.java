@@ -85,7 +85,7 @@ public final class ConsoleServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
-        server.stop(1);
+        server.stop(0);
         threads.shutdownNow();
     }
 }
