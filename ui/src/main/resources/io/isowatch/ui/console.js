@@ -25,7 +25,8 @@
     return e;
   }
 
-  function append(parent, children) {
+  // Appends nodes and strings (as text), flattening arrays; null, undefined and false are skipped.
+  function append(parent, ...children) {
     for (const c of children.flat(Infinity)) {
       if (c === null || c === undefined || c === false) continue;
       parent.append(c instanceof Node ? c : document.createTextNode(String(c)));
