@@ -193,7 +193,8 @@
         });
         counts.append(chip);
       }
-      total.textContent = shown + (shown === 1 ? ' finding' : ' findings') + ', newest first.';
+      total.textContent = shown + (shown === 1 ? ' finding' : ' findings')
+        + (REPORT ? ', in the order check reports them.' : ', newest first.');
     }
 
     function onRow(f) {
