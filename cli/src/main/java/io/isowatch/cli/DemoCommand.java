@@ -181,7 +181,12 @@ final class DemoCommand implements Callable<Integer> {
             if (server != null && !linger.isZero()) {
                 out.printf("The findings console stays at %s/ for %s; Ctrl-C ends it.%n", link.base(), seconds(linger));
                 out.flush();
-                Thread.sleep(linger.toMillis());
+                try {
+                    Thread.sleep(linger.toMillis());
+                } catch (InterruptedException e) {
+                    // Ended early: the run itself is complete, so its exit code stands.
+                    Thread.currentThread().interrupt();
+                }
             }
             return code;
         } finally {
