@@ -10,7 +10,6 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +34,7 @@ class DemoConsoleBrowserIT {
                 "--ui-linger", "2m")));
         demo.start();
         try (Browser browser = Browser.start()) {
-            String base = awaitUrl(out);
+            String base = Printed.await(out, CONSOLE, Duration.ofSeconds(60));
             // Opened before the broker and the job are up: everything after this arrives live.
             browser.driver().get(base + "/");
             browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("findings")));
@@ -54,9 +53,9 @@ class DemoConsoleBrowserIT {
             assertTrue(browser.driver().findElement(By.id("explanation")).getText().contains("a contradiction!"));
             assertTrue(browser.driver().getCurrentUrl().startsWith(base + "/findings/"));
             browser.screenshot("demo-console-finding");
-            List<String> severe = browser.consoleLog().stream().filter(l -> l.startsWith("SEVERE")).toList();
-            assertEquals(List.of(), severe);
-            awaitText(out, "The findings console stays at " + base + "/");
+            assertEquals(List.of(), browser.scriptProblems());
+            Printed.await(out, Pattern.compile(Pattern.quote("The findings console stays at " + base + "/")),
+                    Duration.ofSeconds(90));
         } finally {
             // Ends the linger (or, if an assertion failed mid-run, the run).
             demo.interrupt();
@@ -65,25 +64,5 @@ class DemoConsoleBrowserIT {
         assertFalse(demo.isAlive(), "the demo ended");
         assertEquals(ExitCodes.VALID, code.get(), err.toString());
         assertTrue(out.toString().contains("ALERT G2-item"), out.toString());
-    }
-
-    private static void awaitText(StringWriter out, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!out.toString().contains(text) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertTrue(out.toString().contains(text), out.toString());
-    }
-
-    private static String awaitUrl(StringWriter out) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            Matcher m = CONSOLE.matcher(out.toString());
-            if (m.find()) {
-                return m.group(1);
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the demo printed no console URL: " + out);
     }
 }

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +39,7 @@ class UiCommandTest {
                 "ui", "--alerts-file", file.toString(), "--ui-port", "0")));
         ui.start();
         try {
-            String base = awaitUrl(out);
+            String base = Printed.await(out, URL, Duration.ofSeconds(60));
             Alert alert = TestAlerts.writeSkewAlert("x", "y", "agent-1", TestAlerts.DETECTED_AT);
             try (JsonLinesAlertSink sink = new JsonLinesSinkOptions(file).open()) {
                 sink.accept(alert);
@@ -77,17 +76,5 @@ class UiCommandTest {
             assertEquals(ExitCodes.ERROR, r.code());
             assertTrue(r.err().contains("--ui-port: cannot listen on 127.0.0.1:" + taken.getLocalPort()), r.err());
         }
-    }
-
-    static String awaitUrl(StringWriter out) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            Matcher m = URL.matcher(out.toString());
-            if (m.find()) {
-                return m.group(1);
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no console URL printed: " + out);
     }
 }

@@ -100,6 +100,27 @@ public final class Browser implements AutoCloseable {
                 .map(e -> e.getLevel() + " " + e.getMessage()).toList();
     }
 
+    /**
+     * What shows that a script other than the console's own ran, or that the console's script
+     * failed: an open dialog, the mark the tests' hostile values set ({@code window.__xss}),
+     * elements such values would inject, and errors in the page's console (a policy violation is
+     * one). Empty when the page is clean; reading it clears the console log.
+     */
+    public List<String> scriptProblems() {
+        List<String> problems = new java.util.ArrayList<>();
+        if (dialogOpen()) {
+            problems.add("a script opened a dialog");
+        }
+        if (js("return window.__xss === undefined ? null : window.__xss;") != null) {
+            problems.add("an injected handler ran (window.__xss is set)");
+        }
+        if (!driver.findElements(By.cssSelector("img[src='x'], svg[onload], [onerror], [onload]")).isEmpty()) {
+            problems.add("an injected element exists");
+        }
+        consoleLog().stream().filter(l -> l.startsWith("SEVERE")).forEach(problems::add);
+        return problems;
+    }
+
     /** Saves a screenshot as {@code target/screenshots/<name>.png}. */
     public Path screenshot(String name) {
         try {

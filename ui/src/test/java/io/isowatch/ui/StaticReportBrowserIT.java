@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The static report opened from {@code file://}, with no server anywhere. */
@@ -87,11 +86,8 @@ class StaticReportBrowserIT {
         browser.await(Duration.ofSeconds(10), d -> shownIds().size() == alerts.size());
     }
 
-    /** No script dialog, no injected element, no script error (a policy violation would be one). */
+    /** No script but the report's ran, and the report's ran without an error (its policy allowed it). */
     private static void assertClean() {
-        assertFalse(browser.dialogOpen());
-        assertEquals(null, browser.js("return window.__xss === undefined ? null : window.__xss;"));
-        assertTrue(browser.driver().findElements(By.cssSelector("img[src='x'], svg[onload], [onerror]")).isEmpty());
-        assertEquals(List.of(), browser.consoleLog().stream().filter(l -> l.startsWith("SEVERE")).toList());
+        assertEquals(List.of(), browser.scriptProblems());
     }
 }
