@@ -128,11 +128,6 @@ public final class FindingStore {
         return seq;
     }
 
-    /** The latest sequence number; 0 before the first finding. */
-    public synchronized long lastSeq() {
-        return seq;
-    }
-
     /** Findings ever added, per anomaly type. */
     public synchronized SortedMap<String, Long> countsByType() {
         return new TreeMap<>(counts);

@@ -41,9 +41,4 @@ public final class AlertIntake {
         }
         return store.add(FindingView.of(alert));
     }
-
-    /** The store fed. */
-    public FindingStore store() {
-        return store;
-    }
 }
