@@ -138,7 +138,7 @@
   function listPage() {
     document.title = 'isowatch findings';
     const counts = el('div', { class: 'chips', id: 'counts' });
-    const total = el('p', { class: 'muted', id: 'total' }, 'No findings yet.');
+    const total = el('p', { class: 'muted', id: 'total' }, REPORT ? 'No findings.' : 'No findings yet.');
     const filters = {
       type: el('select', { id: 'filter-type' }, el('option', { value: '' }, 'all')),
       model: el('select', { id: 'filter-model' }, el('option', { value: '' }, 'any')),
