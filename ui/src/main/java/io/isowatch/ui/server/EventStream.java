@@ -7,13 +7,16 @@ import io.isowatch.ui.FindingStore;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import java.util.concurrent.Semaphore;
 
 /**
  * The live list's feed, as Server-Sent Events: first every held finding (oldest first), then each
- * new one as it is added, one {@code finding} event per finding with its sequence number as the
- * event id and its row ({@link ConsoleJson#row}) as data. A browser that reconnects sends the
- * last id it saw ({@code Last-Event-ID}) and gets only what came after.
+ * new one as it is added, one {@code finding} event per finding with its row ({@link ConsoleJson#row})
+ * as data and {@code <server>-<sequence number>} as event id. A browser that reconnects sends the
+ * last id it saw ({@code Last-Event-ID}) and gets only what came after; an id of another server
+ * (the console restarted and read its source again, perhaps in another order) gets everything
+ * held, and the page drops what it already shows.
  *
  * <p>Each stream holds one server thread while it is open, so at most {@code maxStreams} run at
  * once; further ones are refused with 503 and the browser retries. A comment line every
@@ -26,6 +29,8 @@ final class EventStream {
 
     private final FindingStore store;
     private final Semaphore streams;
+    /** This server's part of every event id, so ids of an earlier server are never taken for ours. */
+    private final String server = UUID.randomUUID().toString().substring(0, 8);
     private volatile boolean open = true;
 
     EventStream(FindingStore store, int maxStreams) {
@@ -58,7 +63,7 @@ final class EventStream {
         long lastWrite = System.currentTimeMillis();
         while (open) {
             for (FindingStore.Entry e : store.after(after)) {
-                write(out, "id: " + e.seq() + "\nevent: finding\ndata: " + ConsoleJson.row(e.view()) + "\n\n");
+                write(out, "id: " + server + "-" + e.seq() + "\nevent: finding\ndata: " + ConsoleJson.row(e.view()) + "\n\n");
                 after = e.seq();
                 lastWrite = System.currentTimeMillis();
             }
@@ -80,10 +85,15 @@ final class EventStream {
         out.flush();
     }
 
-    private static long lastEventId(HttpExchange exchange) {
+    /** The sequence number after which to resume: that of our own last event id, else 0 (everything). */
+    private long lastEventId(HttpExchange exchange) {
         String id = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+        String ours = server + "-";
+        if (id == null || !id.trim().startsWith(ours)) {
+            return 0;
+        }
         try {
-            return id == null ? 0 : Math.max(0, Long.parseLong(id.trim()));
+            return Math.max(0, Long.parseLong(id.trim().substring(ours.length())));
         } catch (NumberFormatException e) {
             return 0;
         }

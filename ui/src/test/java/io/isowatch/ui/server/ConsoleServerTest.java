@@ -130,21 +130,36 @@ class ConsoleServerTest {
         Alert early = TestAlerts.writeSkewAlert("a", "b", 0, "h", 1);
         Alert late = TestAlerts.writeSkewAlert("c", "d", 10, "h", 2);
         store.add(FindingView.of(early));
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(base.resolve("api/events")).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = events(null);
         assertEquals("text/event-stream; charset=utf-8", r.headers().firstValue("Content-Type").orElse(""));
+        String firstId;
         try (BufferedReader events = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-            assertEquals(List.of("id: 1", "event: finding"), nextEvent(events).subList(0, 2));
+            List<String> first = nextEvent(events);
+            firstId = first.get(0).substring("id: ".length());
+            assertTrue(firstId.endsWith("-1"), firstId);
+            assertEquals("event: finding", first.get(1));
+            assertEquals(early.id(), Json.object(first.get(2).substring("data: ".length())).get("id"));
             store.add(FindingView.of(late));
             List<String> next = nextEvent(events);
-            assertEquals("id: 2", next.get(0));
+            assertEquals("id: " + firstId.replace("-1", "-2"), next.get(0));
             assertEquals(late.id(), Json.object(next.get(2).substring("data: ".length())).get("id"));
         }
-        HttpResponse<InputStream> resumed = http.send(HttpRequest.newBuilder(base.resolve("api/events"))
-                .header("Last-Event-ID", "1").build(), HttpResponse.BodyHandlers.ofInputStream());
-        try (BufferedReader events = new BufferedReader(new InputStreamReader(resumed.body(), StandardCharsets.UTF_8))) {
-            assertEquals("id: 2", nextEvent(events).get(0), "only what came after the last one seen");
+        try (BufferedReader events = new BufferedReader(new InputStreamReader(events(firstId).body(), StandardCharsets.UTF_8))) {
+            assertTrue(nextEvent(events).get(0).endsWith("-2"), "only what came after the last one seen");
         }
+        // An id of an earlier console (restarted, its source read again): everything held, again.
+        try (BufferedReader events = new BufferedReader(new InputStreamReader(events("0badc0de-7").body(),
+                StandardCharsets.UTF_8))) {
+            assertTrue(nextEvent(events).get(0).endsWith("-1"));
+        }
+    }
+
+    private HttpResponse<InputStream> events(String lastEventId) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve("api/events"));
+        if (lastEventId != null) {
+            b.header("Last-Event-ID", lastEventId);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     }
 
     /** The lines of the next event, skipping the retry hint and comments. */
