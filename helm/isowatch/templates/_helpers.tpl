@@ -27,6 +27,10 @@ kubernetes.cluster-id, which Flink caps at 45.
 {{- printf "%s-agent" (include "isowatch.fullname" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{- define "isowatch.ui.name" -}}
+{{- printf "%s-ui" (include "isowatch.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{- define "isowatch.chart" -}}
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
@@ -52,6 +56,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "isowatch.agent.selectorLabels" -}}
 {{ include "isowatch.selectorLabels" . }}
 app.kubernetes.io/component: agent
+{{- end }}
+
+{{- define "isowatch.ui.selectorLabels" -}}
+{{ include "isowatch.selectorLabels" . }}
+app.kubernetes.io/component: ui
 {{- end }}
 
 {{- define "isowatch.job.selectorLabels" -}}
@@ -169,6 +178,25 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 - --alerts-webhook
 - {{ . | quote }}
 {{- end }}
+{{- with .Values.ui.baseUrl }}
+- --ui-base-url
+- {{ . | quote }}
+{{- end }}
+{{- end }}
+
+{{/* The console's command line after "isowatch ui": the alerts topic, all interfaces of the pod. */}}
+{{- define "isowatch.ui.args" -}}
+{{- $u := .Values.ui -}}
+- --bootstrap-servers
+- {{ .Values.kafka.bootstrapServers | quote }}
+- --alerts-topic
+- {{ .Values.kafka.topics.alerts | quote }}
+- --ui-bind
+- "0.0.0.0"
+- --ui-port
+- {{ $u.port | int64 | quote }}
+- --max-findings
+- {{ $u.maxFindings | int64 | quote }}
 {{- end }}
 
 {{/* The agent's command line after "isowatch agent run" (the image's entrypoint). */}}

@@ -32,7 +32,8 @@ final class CheckCommand implements Callable<Integer> {
     CheckFlags flags;
 
     @Option(names = {"-o", "-d", "--directory"}, paramLabel = "DIR",
-            description = "Write each anomaly's explanation and a DOT and SVG picture of every cycle here.")
+            description = "Write each anomaly's explanation, a DOT and SVG picture of every cycle, and index.html "
+                    + "(the findings console's report: open it in a browser, no server needed) here.")
     Path directory;
 
     @Option(names = {"-p", "--plot-format"}, defaultValue = "svg", paramLabel = "FORMAT",
@@ -84,8 +85,10 @@ final class CheckCommand implements Callable<Integer> {
                 HistoryCheck.Result result = new HistoryCheck(options, flags.quiet ? null : err).run(file);
                 flags.print(out, file, result.verdict(), result.atoms(), result.seconds());
                 if (directory != null) {
-                    int skipped = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),
-                            maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes);
+                    long maxBytes = maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes;
+                    int skipped = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(), maxBytes);
+                    Report.write(outputDirectory(file), file.getFileName().toString(), result.verdict(), result.atoms(),
+                            options.consistencyModels(), maxBytes);
                     if (skipped > 0) {
                         err.println("isowatch check: " + file + ": " + skipped + " cycle picture(s) not drawn: DOT larger"
                                 + " than --max-plot-bytes " + maxPlotBytes + " (the .dot files are written)");

@@ -2,8 +2,11 @@ package io.isowatch.cli;
 
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertSink;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.console.ConsoleSinkOptions;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
+import io.isowatch.ui.FindingStore;
+import io.isowatch.ui.FindingView;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,7 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Where the demo's job delivers alerts: printed by the console sink (the first few with their
- * full explanation, the rest as title and id only, so a run under a weak level stays readable),
+ * full explanation, the rest as title and id only, so a run under a weak level stays readable,
+ * each with its page in the findings console when that runs), added to the console's store,
  * appended to the alerts file when one is given, counted, and remembered by title for the
  * summary. The job's writers call it from several threads; each alert is handled whole.
  */
@@ -24,19 +28,26 @@ final class DemoAlerts implements Consumer<Alert> {
     private final PrintWriter out;
     private final int fullAlerts;
     private final JsonLinesAlertSink file;
+    private final FindingStore console;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final AlertSink full;
     private final AlertSink brief;
     private final Map<String, String> titles = new ConcurrentHashMap<>();
     private volatile long count;
 
-    DemoAlerts(PrintWriter out, int fullAlerts, JsonLinesAlertSink file) {
+    /**
+     * @param file    the alerts file's sink, or null
+     * @param console the findings console's store, or null when the console is off
+     * @param link    the console's address, or null
+     */
+    DemoAlerts(PrintWriter out, int fullAlerts, JsonLinesAlertSink file, FindingStore console, ConsoleLink link) {
         this.out = out;
         this.fullAlerts = fullAlerts;
         this.file = file;
+        this.console = console;
         PrintStream stream = new PrintStream(buffer, true, StandardCharsets.UTF_8);
-        this.full = new ConsoleSinkOptions(stream, true).open();
-        this.brief = new ConsoleSinkOptions(stream, false).open();
+        this.full = new ConsoleSinkOptions(stream, true, link).open();
+        this.brief = new ConsoleSinkOptions(stream, false, link).open();
     }
 
     @Override
@@ -45,6 +56,9 @@ final class DemoAlerts implements Consumer<Alert> {
         titles.put(VerdictJsonText.titleKey(alert.type(), alert.explanation()), alert.title());
         if (file != null) {
             file.accept(alert);
+        }
+        if (console != null) {
+            console.add(FindingView.of(alert));
         }
         buffer.reset();
         (count <= fullAlerts ? full : brief).accept(alert);

@@ -16,9 +16,12 @@ import io.isowatch.job.CheckerJob;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.sinks.file.JsonLinesSinkOptions;
 import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.ui.FindingStore;
+import io.isowatch.ui.server.ConsoleServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
@@ -27,6 +30,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -54,7 +58,9 @@ import java.util.stream.Stream;
  * workload against the embedded transactional store at the chosen isolation level; the agent's
  * recorder writes their history to a Chronicle spool, the shipper sends it to a KRaft broker in
  * this JVM, and the checker job, on a local Flink cluster, reads the topic and prints each alert
- * (through the console sink) the moment it is proven.
+ * (through the console sink) the moment it is proven. The findings console ({@code isowatch ui})
+ * runs in the same JVM and shows each alert live in a browser, with its cycle picture; its address
+ * is printed first, before the broker and the cluster start.
  *
  * <p><b>The end.</b> When the workload stops, the spool is drained to Kafka, the demo waits until
  * the job's source has read everything shipped (the consumer group's offsets, committed at each
@@ -73,6 +79,8 @@ import java.util.stream.Stream;
 final class DemoCommand implements Callable<Integer> {
 
     private static final int FULL_ALERTS = 3;
+    /** Findings the demo's console keeps: every one a demo of a few minutes finds. */
+    private static final int CONSOLE_CAPACITY = 100_000;
     private static final String TOPIC = "isowatch.history";
     private static final String GROUP = "isowatch-demo";
     private static final String AGENT = "demo";
@@ -117,6 +125,15 @@ final class DemoCommand implements Callable<Integer> {
                     + "detection time and delay, and the finding with its explanation.")
     Path alertsFile;
 
+    @Mixin
+    ConsoleFlags console;
+
+    @Option(names = "--ui-linger", defaultValue = "0", paramLabel = "D",
+            description = "Keep the findings console up this long after the run (e.g. 10m) to browse what was "
+                    + "found; Ctrl-C ends it sooner (default: ${DEFAULT-VALUE}: it stops with the demo). "
+                    + "--ui-port 0 turns the console off.")
+    String uiLinger;
+
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
             description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
                     + "Prometheus reporter at http://localhost:P/; off by default.")
@@ -141,29 +158,56 @@ final class DemoCommand implements Callable<Integer> {
         if (runFor.isZero() || rate <= 0 || concurrency <= 0 || keys <= 0) {
             throw usage("--duration, --rate, --concurrency and --keys must be positive");
         }
-        JsonLinesAlertSink file = null;
-        if (alertsFile != null) {
-            try {
-                file = new JsonLinesSinkOptions(alertsFile).open();
-            } catch (UncheckedIOException e) {
-                throw usage("--alerts-file: " + e.getMessage());
-            }
-        }
+        Duration linger;
         try {
-            return run(out, err, level, runFor, new DemoAlerts(out, FULL_ALERTS, file));
+            linger = Durations.parse("--ui-linger", uiLinger);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        FindingStore findings = new FindingStore(CONSOLE_CAPACITY);
+        ConsoleServer server = console.portZero() ? null : console.start(findings, err);
+        ConsoleLink link = server == null ? null : server.link();
+        JsonLinesAlertSink file = null;
+        try {
+            if (alertsFile != null) {
+                try {
+                    file = new JsonLinesSinkOptions(alertsFile, link).open();
+                } catch (UncheckedIOException e) {
+                    throw usage("--alerts-file: " + e.getMessage());
+                }
+            }
+            int code = run(out, err, level, runFor,
+                    new DemoAlerts(out, FULL_ALERTS, file, server == null ? null : findings, link), link);
+            if (server != null && !linger.isZero()) {
+                out.printf("The findings console stays at %s/ for %s; Ctrl-C ends it.%n", link.base(), seconds(linger));
+                out.flush();
+                try {
+                    Thread.sleep(linger.toMillis());
+                } catch (InterruptedException e) {
+                    // Ended early: the run itself is complete, so its exit code stands.
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return code;
         } finally {
             if (file != null) {
                 file.close();
             }
+            if (server != null) {
+                server.close();
+            }
         }
     }
 
-    private int run(PrintWriter out, PrintWriter err, IsolationLevel level, Duration runFor, DemoAlerts alerts)
-            throws Exception {
+    private int run(PrintWriter out, PrintWriter err, IsolationLevel level, Duration runFor, DemoAlerts alerts,
+                    ConsoleLink link) throws Exception {
         long start = System.nanoTime();
         out.printf("isowatch demo: %d clients at %,d txn/s for %s against the embedded store at %s; "
                 + "checking %s live through Kafka and Flink%n", concurrency, rate, seconds(runFor), isolation,
                 String.join(", ", models));
+        if (link != null) {
+            out.printf("  findings console: %s/ (open it to watch findings arrive, each with its cycle)%n", link.base());
+        }
         out.flush();
         Map<String, String> verdicts = new ConcurrentHashMap<>();
         AtomicLong deadLetters = new AtomicLong();

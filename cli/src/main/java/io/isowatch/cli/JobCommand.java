@@ -34,6 +34,8 @@ final class JobCommand implements Callable<Integer> {
             Map.entry(JobOptions.ALERTS_TOPIC, "Topic of the alerts, one JSON finding per record, keyed by its stable id."),
             Map.entry(JobOptions.DEAD_LETTER_TOPIC, "Topic of malformed records, protocol faults and late events."),
             Map.entry(JobOptions.ALERTS_WEBHOOK, "Alertmanager base URL; alerts are POSTed to /api/v2/alerts."),
+            Map.entry(JobOptions.UI_BASE_URL, "The findings console's address as readers reach it (isowatch ui); "
+                    + "alerts then link to their finding's page there."),
             Map.entry(JobOptions.GROUP_ID, "Kafka consumer group."),
             Map.entry(JobOptions.STARTING_OFFSETS, "earliest, latest or committed (falling back to earliest)."),
             Map.entry(JobOptions.MAX_OUT_OF_ORDERNESS, "How far behind the newest event time an event may arrive."),

@@ -11,11 +11,11 @@ import picocli.CommandLine.Command;
  * The one {@code isowatch} launcher. Subcommands: {@code check} (elle-cli compatible verdicts on
  * recorded histories), {@code replay} (the stream job's verdict on them), {@code gen} (histories
  * from a simulated store), {@code demo} (a live workload through Kafka and the Flink job),
- * {@code job} (the checker job on a local cluster) and {@code agent}.
+ * {@code job} (the checker job on a local cluster), {@code ui} (the findings console) and {@code agent}.
  */
 @Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).",
-        subcommands = {CheckCommand.class, ReplayCommand.class, GenCommand.class, DemoCommand.class, AgentCommand.class, JobCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CheckCommand.class, ReplayCommand.class, GenCommand.class, DemoCommand.class, UiCommand.class, AgentCommand.class, JobCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * Writes what {@code -o DIR} asks for, laid out as Elle lays out its directory: one
  * {@code <anomaly>.txt} of explanations per anomaly type, and for cycles
- * {@code <anomaly>/<n>.dot} and {@code <anomaly>/<n>.svg}.
+ * {@code <anomaly>/<n>.dot} and {@code <anomaly>/<n>.svg}. ({@link Report} adds the
+ * {@code index.html} beside them.)
  */
 final class Pictures {
 
@@ -43,10 +44,11 @@ final class Pictures {
                         Files.createDirectories(sub);
                         byte[] dot = CycleDot.render(cycle, atoms).getBytes(StandardCharsets.UTF_8);
                         Files.write(sub.resolve(n + ".dot"), dot);
-                        if (dot.length > maxPlotBytes) {
+                        String svg = svgWithin(cycle, atoms, dot.length, maxPlotBytes);
+                        if (svg == null) {
                             skipped++;
                         } else {
-                            Files.writeString(sub.resolve(n + ".svg"), CycleSvg.render(cycle, atoms), StandardCharsets.UTF_8);
+                            Files.writeString(sub.resolve(n + ".svg"), svg, StandardCharsets.UTF_8);
                         }
                     }
                     n++;
@@ -57,5 +59,15 @@ final class Pictures {
             throw new UncheckedIOException(e);
         }
         return skipped;
+    }
+
+    /** The cycle's SVG, or null when its DOT ({@code dotBytes} long) is larger than {@code maxPlotBytes} (elle-cli's rule). */
+    static String svgWithin(Finding.Cycle cycle, AtomTable atoms, int dotBytes, long maxPlotBytes) {
+        return dotBytes > maxPlotBytes ? null : CycleSvg.render(cycle, atoms);
+    }
+
+    /** {@link #svgWithin}, measuring the DOT itself. */
+    static String svgWithin(Finding.Cycle cycle, AtomTable atoms, long maxPlotBytes) {
+        return svgWithin(cycle, atoms, CycleDot.render(cycle, atoms).getBytes(StandardCharsets.UTF_8).length, maxPlotBytes);
     }
 }

@@ -4,7 +4,8 @@
  * on the same files (through a broker and a Flink cluster inside the launcher's JVM) in check's
  * output, {@code gen} writes histories from a simulated store, {@code demo} runs clients of the
  * embedded store through the whole path (recorder, spool, shipper, Kafka, the checker job) live,
- * {@code job} runs the checker job on a local cluster against an existing Kafka, and
+ * with the findings console, {@code job} runs the checker job on a local cluster against an
+ * existing Kafka, {@code ui} serves the findings console for an alerts file or topic, and
  * {@code agent run} drives a workload through the agent's recorder, spool and shipper. Commands
  * only wire the modules together; the semantics live in {@code incremental-graph}.
  */

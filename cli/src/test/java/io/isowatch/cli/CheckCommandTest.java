@@ -95,6 +95,36 @@ class CheckCommandTest {
     }
 
     @Test
+    void check_directory_writesTheConsolesStaticReport_withEveryFindingAndItsPicture(@TempDir Path dir)
+            throws IOException {
+        Run r = run("check", "-q", "-c", "serializable", "-o", dir.toString(),
+                golden("G-single-item-read-skew").toString());
+        assertEquals(ExitCodes.INVALID, r.code(), r.err());
+        String page = Files.readString(dir.resolve("index.html"));
+        assertTrue(page.startsWith("<!DOCTYPE html>"));
+        assertTrue(page.contains("http-equiv=\"Content-Security-Policy\""), "the report's own policy");
+        Map<String, Object> data = reportData(page);
+        Map<?, ?> report = (Map<?, ?>) data.get("report");
+        assertEquals("G-single-item-read-skew.jsonl", report.get("source"));
+        assertEquals("false", report.get("valid"));
+        assertEquals(List.of("serializable"), report.get("models"));
+        List<?> findings = (List<?>) data.get("findings");
+        assertEquals(1, findings.size());
+        Map<?, ?> finding = (Map<?, ?>) findings.get(0);
+        assertEquals("G-single-item", finding.get("type"));
+        assertEquals(Files.readString(dir.resolve("G-single-item").resolve("0.svg")), finding.get("svg"),
+                "the report's picture is the .svg file's");
+        assertTrue(Files.readString(dir.resolve("G-single-item.txt")).contains((String) finding.get("explanation")));
+    }
+
+    /** The JSON the report page carries for its script. */
+    static Map<String, Object> reportData(String page) {
+        String open = "<script type=\"application/json\" id=\"isowatch-data\">";
+        int start = page.indexOf(open) + open.length();
+        return Json.object(page.substring(start, page.indexOf("</script>", start)));
+    }
+
+    @Test
     void check_elleCliPlotAndTimeoutOptions_areAccepted(@TempDir Path dir) throws IOException {
         // elle-cli's own test.sh runs its paper example with each of these and expects exit 1.
         for (String[] option : List.of(new String[] {"--plot-format", "svg"}, new String[] {"-s", "1000"},
@@ -112,6 +142,9 @@ class CheckCommandTest {
         assertEquals(ExitCodes.INVALID, r.code(), r.err());
         assertTrue(Files.exists(dir.resolve("G2-item").resolve("0.dot")));
         assertFalse(Files.exists(dir.resolve("G2-item").resolve("0.svg")));
+        Map<?, ?> finding = (Map<?, ?>) ((List<?>) reportData(Files.readString(dir.resolve("index.html")))
+                .get("findings")).get(0);
+        assertFalse(finding.containsKey("svg"), "the report follows the same limit");
         assertTrue(r.err().contains("1 cycle picture(s) not drawn: DOT larger than --max-plot-bytes 10"), r.err());
     }
 

@@ -30,6 +30,10 @@ class DemoCommandIT {
                 "--duration", "2", "--alerts-file", alerts.toString());
         assertEquals(ExitCodes.VALID, r.code(), r.err());
         assertTrue(r.out().contains("ALERT G2-item"), r.out());
+        java.util.regex.Matcher console = java.util.regex.Pattern.compile("findings console: (http://127\\.0\\.0\\.1:\\d+)/")
+                .matcher(r.out());
+        assertTrue(console.find(), r.out());
+        assertTrue(r.out().contains("  see " + console.group(1) + "/findings/"), "each alert links to its page");
         assertTrue(r.out().contains("alerts so far"), r.out());
         assertTrue(r.out().indexOf("ALERT") < r.out().indexOf("Verdict"), "alerts come as they are found");
         assertTrue(r.out().contains("Verdict (serializable):\nvalid: false"), r.out());
@@ -40,6 +44,7 @@ class DemoCommandIT {
             Map<String, Object> alert = Json.object(line);
             assertTrue(((String) alert.get("type")).startsWith("G"), line);
             ids.add(alert.get("id"));
+            assertEquals(console.group(1) + "/findings/" + alert.get("id"), alert.get("link"), line);
         }
         assertEquals(lines.size(), ids.size(), "each finding once, with its own id");
     }
@@ -47,8 +52,9 @@ class DemoCommandIT {
     @Test
     void serializableStore_checkedAsSerializable_staysSilent() {
         CheckCommandTest.Run r = CheckCommandTest.run("demo", "--isolation", "serializable", "-c", "serializable",
-                "--duration", "2");
+                "--duration", "2", "--ui-port", "0");
         assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertFalse(r.out().contains("findings console"), "--ui-port 0: no console");
         assertFalse(r.out().contains("ALERT"), r.out());
         assertTrue(r.out().contains("valid: true"), r.out());
     }

@@ -110,7 +110,7 @@ class ChartMonitoringTest {
         JsonNode sm = m.one("ServiceMonitor");
         assertEquals("monitoring.coreos.com/v1", sm.path("apiVersion").asText());
         assertEquals("kube-prometheus-stack", sm.path("metadata").path("labels").path("release").asText());
-        JsonNode service = m.one("Service");
+        JsonNode service = m.named("Service", ChartRenderTest.AGENT);
         sm.path("spec").path("selector").path("matchLabels").properties().forEach(e ->
                 assertEquals(e.getValue(), service.path("metadata").path("labels").path(e.getKey()),
                         () -> "the ServiceMonitor selects on " + e + " which the Service lacks"));
@@ -136,7 +136,7 @@ class ChartMonitoringTest {
         assertEquals("metrics", endpoint.path("port").asText());
         assertEquals("metrics", podTemplate.path("spec").path("containers").get(0).path("ports").get(0).path("name").asText());
         // The agent's pods must not match: they carry component=agent.
-        JsonNode agentLabels = m.one("Deployment").path("spec").path("template").path("metadata").path("labels");
+        JsonNode agentLabels = m.named("Deployment", ChartRenderTest.AGENT).path("spec").path("template").path("metadata").path("labels");
         assertTrue(!pm.path("spec").path("selector").path("matchLabels").path("app.kubernetes.io/component")
                 .equals(agentLabels.path("app.kubernetes.io/component")));
     }

@@ -23,10 +23,11 @@ class ChartRenderTest {
     static final Set<String> JOB_OPTIONS = Set.of("bootstrap-servers", "history-topic", "alerts-topic",
             "dead-letter-topic", "group-id", "starting-offsets", "max-out-of-orderness", "idle-timeout",
             "dedupe-retention", "rocksdb-compression", "parallelism", "max-parallelism", "checkpoint-interval", "state-backend",
-            "consistency-models", "workload", "alerts-webhook");
+            "consistency-models", "workload", "alerts-webhook", "ui-base-url");
 
     static final String JOB = FULLNAME + "-checker";
     static final String AGENT = FULLNAME + "-agent";
+    static final String UI = FULLNAME + "-ui";
 
     @Test
     void defaultValues_renderJobAgentAndClaims_withoutOperatorExtras() {
@@ -58,7 +59,9 @@ class ChartRenderTest {
                         "PersistentVolumeClaim/" + JOB + "-state",
                         "PodMonitor/" + JOB,
                         "PrometheusRule/" + FULLNAME,
+                        "Deployment/" + UI,
                         "Service/" + AGENT,
+                        "Service/" + UI,
                         "ServiceMonitor/" + AGENT)),
                 full.kindsAndNames());
         for (JsonNode doc : full.documents()) {
@@ -143,6 +146,7 @@ class ChartRenderTest {
         assertEquals("512", args.get("max-parallelism"));
         assertEquals("strict-serializable,serializable,snapshot-isolation", args.get("consistency-models"));
         assertEquals("http://alertmanager-operated.monitoring.svc:9093", args.get("alerts-webhook"));
+        assertEquals("https://isowatch.example.com", args.get("ui-base-url"), "alerts link to the console");
         assertEquals("committed", args.get("starting-offsets"));
         assertEquals("isowatch-kafka-bootstrap.kafka.svc:9093", args.get("bootstrap-servers"));
         assertEquals(8, spec.path("job").path("parallelism").asInt());
@@ -237,7 +241,7 @@ class ChartRenderTest {
     @Test
     void agent_jdbcTarget_takesThePasswordFromTheSecretOnly() {
         Manifests m = Charts.render(ValueSet.FULL);
-        JsonNode container = m.one("Deployment").path("spec").path("template").path("spec").path("containers").get(0);
+        JsonNode container = m.named("Deployment", AGENT).path("spec").path("template").path("spec").path("containers").get(0);
         Map<String, String> args = Manifests.options(Manifests.strings(container.path("args")));
         assertEquals("jdbc:postgresql://orders-db.databases.svc:5432/orders", args.get("target"));
         assertEquals("serializable", args.get("isolation"));
@@ -255,7 +259,7 @@ class ChartRenderTest {
         assertEquals("password", ref.path("key").asText());
         assertEquals("-Xmx1g", env.get("JDK_JAVA_OPTIONS").path("value").asText());
         assertEquals("registry-credentials",
-                m.one("Deployment").path("spec").path("template").path("spec").path("imagePullSecrets").get(0).path("name").asText());
+                m.named("Deployment", AGENT).path("spec").path("template").path("spec").path("imagePullSecrets").get(0).path("name").asText());
     }
 
     @Test
@@ -286,7 +290,7 @@ class ChartRenderTest {
     void renamedTopic_reachesAgentJobAndTopicResource() {
         Manifests m = Charts.render(ValueSet.FULL, Map.of("kafka.topics.history", "orders.history"));
         Map<String, String> agentArgs = Manifests.options(Manifests.strings(
-                m.one("Deployment").path("spec").path("template").path("spec").path("containers").get(0).path("args")));
+                m.named("Deployment", AGENT).path("spec").path("template").path("spec").path("containers").get(0).path("args")));
         Map<String, String> jobArgs = Manifests.options(Manifests.strings(
                 m.one("FlinkDeployment").path("spec").path("job").path("args")));
         assertEquals("orders.history", agentArgs.get("topic"));

@@ -51,6 +51,12 @@ record Manifests(List<JsonNode> documents) {
         return found.get(0);
     }
 
+    /** The document of a kind with this name; fails the test if there is none. */
+    JsonNode named(String kind, String name) {
+        return all(kind).stream().filter(d -> name.equals(d.path("metadata").path("name").asText())).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + "/" + name + " in " + kindsAndNames()));
+    }
+
     /** "Kind/name" of every document, sorted, e.g. "Deployment/iw-isowatch-agent". */
     Set<String> kindsAndNames() {
         return documents.stream()

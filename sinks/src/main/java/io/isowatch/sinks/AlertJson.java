@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
  *  "detected-at-ms": 1735787045678,
  *  "detection-delay-ms": 12,       null when unknown
  *  "version": 1,                   of this shape ({@link #VERSION})
+ *  "link": "http://…/findings/3f2a…", the finding's page in the console; only when one is configured
  *  "finding": {...}}               FindingJson's object, holding "explanation"
  * </pre>
  * Written compactly on one line, in UTF-8.
@@ -36,8 +37,13 @@ public final class AlertJson {
     private AlertJson() {
     }
 
-    /** Writes the alert as one JSON object. */
+    /** Writes the alert as one JSON object, without a link. */
     public static void write(JsonGenerator g, Alert alert) throws IOException {
+        write(g, alert, null);
+    }
+
+    /** Writes the alert as one JSON object, with a {@code link} to its page when {@code console} is not null. */
+    public static void write(JsonGenerator g, Alert alert, ConsoleLink console) throws IOException {
         g.writeStartObject();
         g.writeStringField("id", alert.id());
         if (!alert.history().isEmpty()) {
@@ -58,6 +64,9 @@ public final class AlertJson {
             g.writeNullField("detection-delay-ms");
         }
         g.writeNumberField("version", VERSION);
+        if (console != null) {
+            g.writeStringField("link", console.finding(alert.id()));
+        }
         g.writeFieldName("finding");
         g.writeRawValue(alert.findingJson());
         g.writeEndObject();
@@ -65,9 +74,14 @@ public final class AlertJson {
 
     /** The alert as compact UTF-8 JSON, without a line break. */
     public static byte[] toBytes(Alert alert) {
+        return toBytes(alert, null);
+    }
+
+    /** The alert as compact UTF-8 JSON, without a line break; with a link to its page when {@code console} is not null. */
+    public static byte[] toBytes(Alert alert, ConsoleLink console) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-            write(g, alert);
+            write(g, alert, console);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write alert " + alert.id() + " as JSON", e);
         }

@@ -12,6 +12,7 @@ import io.isowatch.job.serde.HistoryRecordDeserializer;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.job.serde.KafkaRecords;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.webhook.AlertmanagerSinkOptions;
 
 import org.apache.flink.api.common.JobExecutionResult;
@@ -158,18 +159,20 @@ public final class CheckerJob {
     /**
      * The production sinks: alerts to the alerts topic (and to Alertmanager when
      * {@code alerts-webhook} is set), dead letters to the dead-letter topic; both at least once
-     * (alerts carry stable ids, so a repeat after a restore is harmless).
+     * (alerts carry stable ids, so a repeat after a restore is harmless). With {@code ui-base-url}
+     * set, every alert links to its finding's page in the console.
      */
     public static JobSinks kafkaSinks(JobOptions options) {
+        ConsoleLink console = options.consoleLink();
         List<Sink<Alert>> alerts = new ArrayList<>();
         alerts.add(KafkaSink.<Alert>builder()
                 .setBootstrapServers(options.bootstrapServers())
-                .setRecordSerializer(KafkaRecords.alerts(options.alertsTopic()))
+                .setRecordSerializer(KafkaRecords.alerts(options.alertsTopic(), console))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .build());
         if (!options.alertsWebhook().isEmpty()) {
             URI url = URI.create(options.alertsWebhook());
-            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).open()));
+            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).withConsole(console).open()));
         }
         Sink<DeadLetter> deadLetters = KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(options.bootstrapServers())

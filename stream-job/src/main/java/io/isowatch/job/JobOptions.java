@@ -4,6 +4,7 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
+import io.isowatch.sinks.ConsoleLink;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -35,6 +36,8 @@ import java.util.TreeSet;
  *   <tr><td>alerts-topic</td><td>isowatch.alerts</td><td>topic of the alerts, one JSON finding per record, keyed by its stable id</td></tr>
  *   <tr><td>dead-letter-topic</td><td>isowatch.dead-letters</td><td>topic of malformed records, protocol faults and late events</td></tr>
  *   <tr><td>alerts-webhook</td><td>(none)</td><td>Alertmanager base URL (e.g. http://alertmanager:9093); alerts are POSTed to /api/v2/alerts</td></tr>
+ *   <tr><td>ui-base-url</td><td>(none)</td><td>the findings console's address as readers reach it (e.g. https://isowatch.example.com);
+ *   alerts then carry a link to their finding's page ({@link ConsoleLink})</td></tr>
  *   <tr><td>consistency-models, anomalies, workload, cycle-search-budget, cycle-search-timeout,
  *   wfr-keys, sequential-keys, linearizable-keys</td><td>as {@code check}</td><td>the checker's options, read by
  *   {@link CheckerOptionsReader} exactly as {@code check}'s -c, -a, -m and the rest</td></tr>
@@ -62,7 +65,8 @@ public record JobOptions(
         String alertsWebhook,
         CheckerOptions checker,
         Duration historyRetention,
-        String rocksdbCompression) {
+        String rocksdbCompression,
+        String uiBaseUrl) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
     public static final String HISTORY_TOPIC = "history-topic";
@@ -82,6 +86,7 @@ public record JobOptions(
     public static final String WORKLOAD = CheckerOptionsReader.WORKLOAD;
     public static final String HISTORY_RETENTION = "history-retention";
     public static final String ROCKSDB_COMPRESSION = "rocksdb-compression";
+    public static final String UI_BASE_URL = "ui-base-url";
 
     /** Every key, with its default ("" for none). */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -106,6 +111,12 @@ public record JobOptions(
         Objects.requireNonNull(checker, "checker options");
         requireNonNegative(historyRetention, HISTORY_RETENTION);
         requireOneOf(rocksdbCompression, ROCKSDB_COMPRESSION, COMPRESSIONS);
+        Objects.requireNonNull(uiBaseUrl, UI_BASE_URL);
+        try {
+            ConsoleLink.ofNullable(uiBaseUrl);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + UI_BASE_URL + ": " + e.getMessage());
+        }
         if (parallelism < 1) {
             throw new IllegalArgumentException(PARALLELISM + " must be at least 1, got " + parallelism);
         }
@@ -152,7 +163,8 @@ public record JobOptions(
                 v.get(ALERTS_WEBHOOK).trim(),
                 CheckerOptionsReader.read(v, key -> "option " + key),
                 duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)),
-                v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT));
+                v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT),
+                v.get(UI_BASE_URL).trim());
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -183,6 +195,7 @@ public record JobOptions(
         m.remove(CheckerOptionsReader.REORDER_WINDOW);
         m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
         m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
+        m.put(UI_BASE_URL, uiBaseUrl);
         return m;
     }
 
@@ -212,6 +225,7 @@ public record JobOptions(
         // Nearly all the job's RocksDB data is checked-batches, written once and read only on a
         // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md).
         d.put(ROCKSDB_COMPRESSION, "none");
+        d.put(UI_BASE_URL, "");
         return java.util.Collections.unmodifiableMap(d);
     }
 
@@ -228,6 +242,11 @@ public record JobOptions(
     /** The models checked (empty for none). */
     public Set<String> consistencyModels() {
         return checker.consistencyModels();
+    }
+
+    /** Where alerts link to, from {@code ui-base-url}; null when no console is configured. */
+    public ConsoleLink consoleLink() {
+        return ConsoleLink.ofNullable(uiBaseUrl);
     }
 
     /** list-append or rw-register. */

@@ -74,6 +74,17 @@ class JobOptionsTest {
     }
 
     @Test
+    void uiBaseUrl_noneByDefault_aLinkWhenSet_andABadOneIsRejectedByName() {
+        assertEquals(null, JobOptions.defaultOptions().consoleLink());
+        JobOptions o = JobOptions.parse(Map.of("ui-base-url", "https://isowatch.example.com/"));
+        assertEquals("https://isowatch.example.com/findings/ab12", o.consoleLink().finding("ab12"));
+        assertEquals(o, JobOptions.parse(o.asMap()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JobOptions.parse(Map.of("ui-base-url", "isowatch.example.com")));
+        assertTrue(e.getMessage().contains("ui-base-url"), e.getMessage());
+    }
+
+    @Test
     void checkerOptions_areReadAsCheckReadsThem_everyOne() {
         JobOptions o = JobOptions.parse(Map.of(
                 "consistency-models", "none",

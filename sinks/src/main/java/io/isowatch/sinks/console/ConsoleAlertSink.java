@@ -3,6 +3,7 @@ package io.isowatch.sinks.console;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
 import io.isowatch.sinks.AlertSink;
+import io.isowatch.sinks.ConsoleLink;
 
 import java.io.PrintStream;
 
@@ -11,6 +12,7 @@ import java.io.PrintStream;
  * <pre>
  * ALERT G2-item: T1 -rw-> T2 -rw-> T1, a cycle of 2 transactions (indices 3, 7)
  *   id 3f2a…, detected 2025-01-02T03:04:05.678Z, 12 ms after its last transaction; checked against serializable
+ *   see http://127.0.0.1:8642/findings/3f2a…      (only when the options name a findings console)
  *   Let:
  *     T1 = …
  * </pre>
@@ -21,10 +23,12 @@ public final class ConsoleAlertSink implements AlertSink {
 
     private final PrintStream out;
     private final boolean explanations;
+    private final ConsoleLink console;
 
     public ConsoleAlertSink(ConsoleSinkOptions options) {
         this.out = options.out();
         this.explanations = options.explanations();
+        this.console = options.console();
     }
 
     @Override
@@ -39,6 +43,9 @@ public final class ConsoleAlertSink implements AlertSink {
             sb.append("; checked against ").append(String.join(", ", alert.models()));
         }
         sb.append('\n');
+        if (console != null) {
+            sb.append("  see ").append(console.finding(alert.id())).append('\n');
+        }
         if (explanations) {
             for (String line : alert.explanation().split("\n", -1)) {
                 sb.append("  ").append(line).append('\n');

@@ -1,5 +1,6 @@
 package io.isowatch.sinks.console;
 
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.SinkOptions;
 
 import java.io.PrintStream;
@@ -10,11 +11,17 @@ import java.util.Objects;
  *
  * @param out          where to print; not closed by the sink
  * @param explanations print each alert's full explanation under its title; false prints titles only
+ * @param console      where the findings console shows each finding, printed under the title; null for none
  */
-public record ConsoleSinkOptions(PrintStream out, boolean explanations) implements SinkOptions {
+public record ConsoleSinkOptions(PrintStream out, boolean explanations, ConsoleLink console) implements SinkOptions {
 
     public ConsoleSinkOptions {
         Objects.requireNonNull(out, "out");
+    }
+
+    /** Without links to the console. */
+    public ConsoleSinkOptions(PrintStream out, boolean explanations) {
+        this(out, explanations, null);
     }
 
     /** Titles and explanations on standard output. */

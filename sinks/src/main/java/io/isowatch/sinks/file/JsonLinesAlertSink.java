@@ -3,6 +3,7 @@ package io.isowatch.sinks.file;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
 import io.isowatch.sinks.AlertSink;
+import io.isowatch.sinks.ConsoleLink;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,12 +23,14 @@ import java.nio.file.StandardOpenOption;
 public final class JsonLinesAlertSink implements AlertSink {
 
     private final Path path;
+    private final ConsoleLink console;
     private final OutputStream out;
     private boolean closed;
 
     /** Opens (creating it and its parent directories if needed) the options' file for appending. */
     public JsonLinesAlertSink(JsonLinesSinkOptions options) {
         this.path = options.path();
+        this.console = options.console();
         try {
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null) {
@@ -50,7 +53,7 @@ public final class JsonLinesAlertSink implements AlertSink {
         if (closed) {
             throw new IllegalStateException("the alerts file sink for " + path + " is closed");
         }
-        byte[] json = AlertJson.toBytes(alert);
+        byte[] json = AlertJson.toBytes(alert, console);
         byte[] line = new byte[json.length + 1];
         System.arraycopy(json, 0, line, 0, json.length);
         line[json.length] = '\n';

@@ -1,5 +1,6 @@
 package io.isowatch.sinks.webhook;
 
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.SinkOptions;
 
 import java.net.URI;
@@ -25,9 +26,13 @@ import java.util.TreeMap;
  * @param maxAttempts    attempts per alert before it is counted as failed; default 3
  * @param retryBackoff   the pause before the second attempt, doubled before each further one;
  *                       default 200 ms
+ * @param console        the findings console: each alert gets the annotation {@code finding_url}, its
+ *                       finding's page, which is also the {@code generatorURL} when no
+ *                       {@code generatorUrl} is given; null for none (the default)
  */
 public record AlertmanagerSinkOptions(URI url, String severity, Map<String, String> extraLabels, String generatorUrl,
-                                      Duration requestTimeout, int maxAttempts, Duration retryBackoff)
+                                      Duration requestTimeout, int maxAttempts, Duration retryBackoff,
+                                      ConsoleLink console)
         implements SinkOptions {
 
     /** Label names the sink sets itself. */
@@ -66,37 +71,42 @@ public record AlertmanagerSinkOptions(URI url, String severity, Map<String, Stri
     /** Defaults for Alertmanager at {@code url}. */
     public static AlertmanagerSinkOptions of(URI url) {
         return new AlertmanagerSinkOptions(url, "critical", Map.of(), null, Duration.ofSeconds(5), 3,
-                Duration.ofMillis(200));
+                Duration.ofMillis(200), null);
     }
 
     public AlertmanagerSinkOptions withSeverity(String value) {
         return new AlertmanagerSinkOptions(url, value, extraLabels, generatorUrl, requestTimeout, maxAttempts,
-                retryBackoff);
+                retryBackoff, console);
     }
 
     public AlertmanagerSinkOptions withExtraLabels(Map<String, String> value) {
         return new AlertmanagerSinkOptions(url, severity, value, generatorUrl, requestTimeout, maxAttempts,
-                retryBackoff);
+                retryBackoff, console);
     }
 
     public AlertmanagerSinkOptions withGeneratorUrl(String value) {
         return new AlertmanagerSinkOptions(url, severity, extraLabels, value, requestTimeout, maxAttempts,
-                retryBackoff);
+                retryBackoff, console);
     }
 
     public AlertmanagerSinkOptions withRequestTimeout(Duration value) {
         return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, value, maxAttempts,
-                retryBackoff);
+                retryBackoff, console);
     }
 
     public AlertmanagerSinkOptions withMaxAttempts(int value) {
         return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, value,
-                retryBackoff);
+                retryBackoff, console);
     }
 
     public AlertmanagerSinkOptions withRetryBackoff(Duration value) {
         return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
-                value);
+                value, console);
+    }
+
+    public AlertmanagerSinkOptions withConsole(ConsoleLink value) {
+        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
+                retryBackoff, value);
     }
 
     /** The address alerts are posted to. */

@@ -27,10 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  * [{"labels": {"alertname": "IsolationAnomaly", "anomaly": "G2-item", "model": "serializable",
  *              "severity": "critical", "finding_id": "3f2a…", ...extra labels},
- *   "annotations": {"summary": title, "description": explanation, "detection_delay_ms": "12"},
+ *   "annotations": {"summary": title, "description": explanation, "detection_delay_ms": "12",
+ *                   "finding_url": "https://isowatch.example.com/findings/3f2a…"},
  *   "startsAt": "2025-01-02T03:04:05.678Z",
  *   "generatorURL": "…"}]
  * </pre>
+ * {@code finding_url} (the finding's page in the findings console) is there only when the options
+ * name a console; it is then the {@code generatorURL} too, unless one is configured.
  * Alertmanager identifies an alert by its labels, so each finding is its own alert and a repeat of
  * one (same {@code finding_id}) merges with it. {@code model} joins the checked models with commas.
  * No {@code endsAt} is sent: Alertmanager resolves the alert after its {@code resolve_timeout}, as
@@ -52,6 +55,8 @@ public final class AlertmanagerWebhookSink implements AlertSink {
     public static final String MODEL_LABEL = "model";
     public static final String SEVERITY_LABEL = "severity";
     public static final String FINDING_ID_LABEL = "finding_id";
+    /** The annotation holding the finding's page in the findings console. */
+    public static final String FINDING_URL_ANNOTATION = "finding_url";
 
     private static final Logger LOG = LoggerFactory.getLogger(AlertmanagerWebhookSink.class);
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -158,6 +163,10 @@ public final class AlertmanagerWebhookSink implements AlertSink {
         if (alert.hasDetectionDelay()) {
             annotations.put("detection_delay_ms", Long.toString(alert.detectionDelayMillis()));
         }
+        String page = options.console() == null ? null : options.console().finding(alert.id());
+        if (page != null) {
+            annotations.put(FINDING_URL_ANNOTATION, page);
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartArray();
@@ -167,6 +176,8 @@ public final class AlertmanagerWebhookSink implements AlertSink {
             g.writeStringField("startsAt", AlertJson.rfc3339(alert.detectedAtMillis()));
             if (options.generatorUrl() != null) {
                 g.writeStringField("generatorURL", options.generatorUrl().replace("{id}", alert.id()));
+            } else if (page != null) {
+                g.writeStringField("generatorURL", page);
             }
             g.writeEndObject();
             g.writeEndArray();

@@ -39,4 +39,14 @@ class ConsoleAlertSinkTest {
         assertEquals("ALERT " + alert.title() + "\n  id " + alert.id() + ", detected 2025-01-02T03:04:05.678Z\n\n",
                 bytes.toString(StandardCharsets.UTF_8));
     }
+
+    @Test
+    void accept_withConsole_printsTheFindingsPageUnderTheDetails() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Alert alert = Alerts.gSingleAlert();
+        new ConsoleAlertSink(new ConsoleSinkOptions(new PrintStream(bytes, true, StandardCharsets.UTF_8), false,
+                new io.isowatch.sinks.ConsoleLink("http://127.0.0.1:8642"))).accept(alert);
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals("  see http://127.0.0.1:8642/findings/" + alert.id(), lines[2]);
+    }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.isowatch.history.AtomTable;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.Alerts;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.testing.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,19 @@ class JsonLinesAlertSinkTest {
         assertEquals(3, lines.size());
         assertEquals(Map.of("earlier", true), Json.object(lines.get(0)));
         assertEquals(Json.object(lines.get(1)), Json.object(lines.get(2)), "the same alert twice: same line, same id");
+    }
+
+    @Test
+    void accept_withConsole_addsTheLinkToTheFindingsPage() throws IOException {
+        Path file = dir.resolve("linked.jsonl");
+        Alert alert = Alerts.gSingleAlert();
+        try (JsonLinesAlertSink sink = new JsonLinesSinkOptions(file, new ConsoleLink("http://127.0.0.1:8642")).open()) {
+            sink.accept(alert);
+        }
+        Map<String, Object> line = Json.object(Files.readAllLines(file, StandardCharsets.UTF_8).get(0));
+        assertEquals("http://127.0.0.1:8642/findings/" + alert.id(), line.get("link"));
+        assertEquals(false, Json.object(new String(io.isowatch.sinks.AlertJson.toBytes(alert), StandardCharsets.UTF_8))
+                .containsKey("link"), "no console, no link");
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.Alerts;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.testing.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,19 @@ class AlertmanagerWebhookSinkTest {
         assertEquals("2025-01-02T03:04:05.678Z", posted.get("startsAt"));
         assertEquals("http://isowatch.example/findings/" + alert.id(), posted.get("generatorURL"));
         assertEquals(false, posted.containsKey("endsAt"));
+    }
+
+    @Test
+    void accept_withConsole_annotatesTheFindingsPageAndLinksItAsGenerator() throws IOException {
+        URI url = serve(n -> 200, Duration.ZERO);
+        Alert alert = Alerts.gSingleAlert();
+        try (AlertmanagerWebhookSink sink = fast(url).withConsole(new ConsoleLink("https://console.example/")).open()) {
+            sink.accept(alert);
+        }
+        Map<?, ?> posted = (Map<?, ?>) ((List<?>) Json.parse(received.get(0).body())).get(0);
+        String page = "https://console.example/findings/" + alert.id();
+        assertEquals(page, ((Map<?, ?>) posted.get("annotations")).get("finding_url"));
+        assertEquals(page, posted.get("generatorURL"));
     }
 
     @Test

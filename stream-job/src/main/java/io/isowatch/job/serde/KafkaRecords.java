@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
+import io.isowatch.sinks.ConsoleLink;
 
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,8 +26,13 @@ public final class KafkaRecords {
 
     /** Alerts: key = the finding's stable id (consumers and compaction de-duplicate by it), value = {@link AlertJson}. */
     public static KafkaRecordSerializationSchema<Alert> alerts(String topic) {
+        return alerts(topic, null);
+    }
+
+    /** As {@link #alerts(String)}, each value with a {@code link} to its finding's page when {@code console} is not null. */
+    public static KafkaRecordSerializationSchema<Alert> alerts(String topic, ConsoleLink console) {
         return (KafkaRecordSerializationSchema<Alert>) (alert, context, timestamp) -> new ProducerRecord<>(topic,
-                alert.id().getBytes(StandardCharsets.UTF_8), AlertJson.toBytes(alert));
+                alert.id().getBytes(StandardCharsets.UTF_8), AlertJson.toBytes(alert, console));
     }
 
     /** Dead letters: no key, value = {@link #deadLetterJson}. */

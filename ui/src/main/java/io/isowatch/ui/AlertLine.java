@@ -1,0 +1,65 @@
+package io.isowatch.ui;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.AlertJson;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads an alert back from the JSON {@link AlertJson} writes: a line of the alerts file or the
+ * value of an alerts-topic record. Unknown fields are ignored, as {@link AlertJson#VERSION}'s rule
+ * (adding a field keeps the version) requires; a newer version is refused by name.
+ */
+public final class AlertLine {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private AlertLine() {
+    }
+
+    /**
+     * The alert {@code json} holds.
+     *
+     * @throws IllegalArgumentException when it is not an alert of a version this reader knows,
+     *                                  with the reason
+     */
+    public static Alert parse(String json) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("an alert is a JSON object");
+        }
+        int version = root.path("version").asInt(AlertJson.VERSION);
+        if (version > AlertJson.VERSION) {
+            throw new IllegalArgumentException("alert version " + version + " is newer than this console reads ("
+                    + AlertJson.VERSION + "); upgrade isowatch");
+        }
+        JsonNode finding = root.get("finding");
+        if (finding == null || !finding.isObject()) {
+            throw new IllegalArgumentException("the alert has no \"finding\" object");
+        }
+        List<String> models = new ArrayList<>();
+        root.path("models").forEach(m -> models.add(m.asText()));
+        JsonNode delay = root.get("detection-delay-ms");
+        return new Alert(text(root, "id"), root.path("history").asText(""), text(root, "type"), text(root, "title"),
+                models, root.path("detected-at-ms").asLong(0),
+                delay == null || delay.isNull() ? Alert.UNKNOWN_DELAY : Math.max(Alert.UNKNOWN_DELAY, delay.asLong()),
+                finding.path("explanation").asText(""), finding.toString());
+    }
+
+    private static String text(JsonNode root, String field) {
+        JsonNode v = root.get(field);
+        if (v == null || !v.isTextual() || v.asText().isEmpty()) {
+            throw new IllegalArgumentException("the alert has no \"" + field + "\"");
+        }
+        return v.asText();
+    }
+}

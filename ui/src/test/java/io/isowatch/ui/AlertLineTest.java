@@ -1,0 +1,40 @@
+package io.isowatch.ui;
+
+import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.AlertJson;
+import io.isowatch.sinks.ConsoleLink;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AlertLineTest {
+
+    @Test
+    void parse_readsBackWhatAlertJsonWrote_linkOrNot() {
+        Alert a = TestAlerts.writeSkewAlert(TestAlerts.SCRIPT_KEY, "b", "agent-7", TestAlerts.DETECTED_AT);
+        assertEquals(a, AlertLine.parse(new String(AlertJson.toBytes(a), StandardCharsets.UTF_8)));
+        assertEquals(a, AlertLine.parse(new String(AlertJson.toBytes(a, new ConsoleLink("http://c:1")),
+                StandardCharsets.UTF_8)));
+        Alert single = TestAlerts.abortedReadAlert("k", "", 5);
+        assertEquals(single, AlertLine.parse(new String(AlertJson.toBytes(single), StandardCharsets.UTF_8)),
+                "a single history writes no history field");
+    }
+
+    @Test
+    void parse_refusesWhatIsNoAlert_withTheReason() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AlertLine.parse("{oops"))
+                .getMessage().startsWith("not JSON"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AlertLine.parse("[1]"))
+                .getMessage().contains("object"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AlertLine.parse("{\"id\":\"x\",\"type\":\"G0\",\"finding\":{}}"))
+                .getMessage().contains("title"));
+        String newer = "{\"id\":\"x\",\"type\":\"G0\",\"title\":\"t\",\"version\":" + (AlertJson.VERSION + 1)
+                + ",\"finding\":{}}";
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> AlertLine.parse(newer))
+                .getMessage().contains("upgrade isowatch"));
+    }
+}
