@@ -85,10 +85,11 @@ final class CheckCommand implements Callable<Integer> {
                 HistoryCheck.Result result = new HistoryCheck(options, flags.quiet ? null : err).run(file);
                 flags.print(out, file, result.verdict(), result.atoms(), result.seconds());
                 if (directory != null) {
-                    long maxBytes = maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes;
-                    int skipped = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(), maxBytes);
+                    Pictures.Drawn drawn = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),
+                            maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes);
                     Report.write(outputDirectory(file), file.getFileName().toString(), result.verdict(), result.atoms(),
-                            options.consistencyModels(), maxBytes);
+                            options.consistencyModels(), drawn.svgs());
+                    int skipped = drawn.skipped();
                     if (skipped > 0) {
                         err.println("isowatch check: " + file + ": " + skipped + " cycle picture(s) not drawn: DOT larger"
                                 + " than --max-plot-bytes " + maxPlotBytes + " (the .dot files are written)");

@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,9 +28,20 @@ final class Pictures {
     private Pictures() {
     }
 
-    /** Writes the directory; returns how many SVGs were left out because their DOT exceeds {@code maxPlotBytes}. */
-    static int write(Path dir, Verdict verdict, AtomTable atoms, long maxPlotBytes) {
+    /**
+     * What {@link #write} drew.
+     *
+     * @param skipped SVGs left out because their DOT exceeds {@code maxPlotBytes}
+     * @param svgs    the SVG of each of the first {@link Report#PER_TYPE} cycles of every anomaly
+     *                type (the ones the report shows), by finding identity, so the report does not draw them again
+     */
+    record Drawn(int skipped, Map<Finding, String> svgs) {
+    }
+
+    /** Writes the directory. */
+    static Drawn write(Path dir, Verdict verdict, AtomTable atoms, long maxPlotBytes) {
         int skipped = 0;
+        Map<Finding, String> svgs = new IdentityHashMap<>();
         try {
             Files.createDirectories(dir);
             for (Map.Entry<AnomalyType, List<Finding>> e : verdict.anomalies().entrySet()) {
@@ -44,11 +56,14 @@ final class Pictures {
                         Files.createDirectories(sub);
                         byte[] dot = CycleDot.render(cycle, atoms).getBytes(StandardCharsets.UTF_8);
                         Files.write(sub.resolve(n + ".dot"), dot);
-                        String svg = svgWithin(cycle, atoms, dot.length, maxPlotBytes);
-                        if (svg == null) {
+                        if (dot.length > maxPlotBytes) { // elle-cli's rule: the DOT's size decides
                             skipped++;
                         } else {
+                            String svg = CycleSvg.render(cycle, atoms);
                             Files.writeString(sub.resolve(n + ".svg"), svg, StandardCharsets.UTF_8);
+                            if (n < Report.PER_TYPE) {
+                                svgs.put(f, svg);
+                            }
                         }
                     }
                     n++;
@@ -58,16 +73,6 @@ final class Pictures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return skipped;
-    }
-
-    /** The cycle's SVG, or null when its DOT ({@code dotBytes} long) is larger than {@code maxPlotBytes} (elle-cli's rule). */
-    static String svgWithin(Finding.Cycle cycle, AtomTable atoms, int dotBytes, long maxPlotBytes) {
-        return dotBytes > maxPlotBytes ? null : CycleSvg.render(cycle, atoms);
-    }
-
-    /** {@link #svgWithin}, measuring the DOT itself. */
-    static String svgWithin(Finding.Cycle cycle, AtomTable atoms, long maxPlotBytes) {
-        return svgWithin(cycle, atoms, CycleDot.render(cycle, atoms).getBytes(StandardCharsets.UTF_8).length, maxPlotBytes);
+        return new Drawn(skipped, svgs);
     }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Writes {@code index.html} into check's {@code -o} directory: the findings console's static
@@ -34,9 +35,9 @@ final class Report {
     private Report() {
     }
 
-    /** Writes {@code dir/index.html}; cycle pictures follow {@code maxPlotBytes} as the .svg files do. */
+    /** Writes {@code dir/index.html}, with the pictures {@link Pictures#write} drew (a cycle without one has none). */
     static Path write(Path dir, String source, Verdict verdict, AtomTable atoms, Collection<String> models,
-                      long maxPlotBytes) {
+                      Map<Finding, String> svgs) {
         long now = System.currentTimeMillis();
         List<StaticReport.Entry> entries = new ArrayList<>();
         long findings = 0;
@@ -44,8 +45,7 @@ final class Report {
             findings += ofType.size();
             for (Finding f : ofType.subList(0, Math.min(PER_TYPE, ofType.size()))) {
                 FindingView view = FindingView.of(Alert.of(f, models, now, Alert.UNKNOWN_DELAY, atoms));
-                String svg = f instanceof Finding.Cycle c ? Pictures.svgWithin(c, atoms, maxPlotBytes) : null;
-                entries.add(new StaticReport.Entry(view, svg));
+                entries.add(new StaticReport.Entry(view, svgs.get(f)));
             }
         }
         Verdict.Stats s = verdict.stats();

@@ -1,8 +1,10 @@
 package io.isowatch.agent.client.jdbc;
 
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.function.Predicate;
 
 /**
  * What differs between the databases isowatch drives: table definitions, the upserts, the
@@ -274,16 +276,7 @@ public enum Dialect {
          */
         @Override
         boolean notCommitted(SQLException e) {
-            for (SQLException x = e; x != null; x = x.getNextException()) {
-                int primary = x.getErrorCode() & 0xff;
-                if (primary == 5 || primary == 6) {
-                    return true;
-                }
-                if (x.getNextException() == x) {
-                    break;
-                }
-            }
-            return false;
+            return anyInChain(e, x -> (x.getErrorCode() & 0xff) == 5 || (x.getErrorCode() & 0xff) == 6);
         }
 
         @Override
@@ -390,11 +383,14 @@ public enum Dialect {
 
     /** True when {@code e} or an exception chained to it has one of {@code states}. */
     static boolean hasState(SQLException e, String... states) {
+        return anyInChain(e, x -> Arrays.asList(states).contains(x.getSQLState()));
+    }
+
+    /** True when {@code e} or an exception chained to it (getNextException) satisfies {@code test}. */
+    private static boolean anyInChain(SQLException e, Predicate<SQLException> test) {
         for (SQLException x = e; x != null; x = x.getNextException()) {
-            for (String state : states) {
-                if (state.equals(x.getSQLState())) {
-                    return true;
-                }
+            if (test.test(x)) {
+                return true;
             }
             if (x.getNextException() == x) {
                 break;
