@@ -16,11 +16,16 @@ import java.util.Map;
  * their first write to it, and then both wrote it. The version order does not matter, so this is
  * decided as soon as the second such transaction commits.
  *
- * <p>The caller names the version read by a long (a list's length, a register's value); memory is
- * one map entry per (key, version) that some transaction read and then wrote.
+ * <p>The caller names the version read by a long (a list's length, a register's value). Memory is
+ * one map entry per (key, version) that some transaction read and then wrote, holding that
+ * transaction; only a second reader (a lost update, rare) makes a group with its own lists.
  */
 final class LostUpdates {
 
+    /**
+     * Per key, per version: the one transaction that read it and wrote the key (an id, >= 0), or
+     * {@code -2 - g} once a second one made group {@code g}.
+     */
     private final Map<Long, LongIntMap> byKey = new HashMap<>();
     private final List<long[]> groupKeyVersion = new ArrayList<>();
     private final List<IntList> groupMembers = new ArrayList<>();
@@ -30,29 +35,33 @@ final class LostUpdates {
      * Records that committed transaction {@code txn} read version {@code version} at micro-op
      * {@code read}. Counts, as in Elle, only when that is the transaction's first read of the key
      * (a write of its own before it does not matter) and a write of the key follows it. Returns
-     * the group it completed (the second member to arrive), or -1; later members join silently
-     * and {@link #groups()} lists them all.
+     * the group it made (the second member to arrive), or -1; later members join silently and
+     * {@link #groups()} lists them all.
      */
     int record(int txn, List<MicroOp> mops, int read, long version) {
         if (!firstRead(mops, read) || !writesLater(mops, read)) {
             return -1;
         }
         long key = mops.get(read).key();
-        LongIntMap groups = byKey.computeIfAbsent(key, k -> new LongIntMap(4));
-        int g = groups.get(version);
-        if (g == LongIntMap.MISSING) {
-            g = groupMembers.size();
-            groups.put(version, g);
-            groupKeyVersion.add(new long[] {key, version});
-            groupMembers.add(new IntList(2));
+        LongIntMap readers = byKey.computeIfAbsent(key, k -> new LongIntMap(4));
+        int seen = readers.get(version);
+        if (seen == LongIntMap.MISSING) {
+            readers.put(version, txn);
+            return -1;
         }
-        IntList members = groupMembers.get(g);
+        if (seen <= -2) {
+            groupMembers.get(-2 - seen).add(txn);
+            return -1;
+        }
+        int g = groupMembers.size();
+        readers.put(version, -2 - g);
+        groupKeyVersion.add(new long[] {key, version});
+        IntList members = new IntList(2);
+        members.add(seen);
         members.add(txn);
-        if (members.size() == 2) {
-            reported.add(g);
-            return g;
-        }
-        return -1;
+        groupMembers.add(members);
+        reported.add(g);
+        return g;
     }
 
     private static boolean firstRead(List<MicroOp> mops, int i) {

@@ -1,11 +1,13 @@
 package io.isowatch.graph;
 
-import java.util.Arrays;
+import io.isowatch.collect.BytePages;
+import io.isowatch.collect.IntPages;
 
 /**
  * The dependency graph, stored as edge pools with intrusive out- and in-lists.
  *
- * <p>Each edge costs 17 bytes (source, target, two list links, a kind byte) and nothing else:
+ * <p>Each edge costs 17 bytes (source, target, two list links, a kind byte) and nothing else
+ * (the columns grow by pages, so there is no doubling slack):
  * the evidence behind an edge is recomputed from the transactions when an explanation is needed,
  * as Elle's explainers do. Self-loops are never stored. Only the checker that owns this graph
  * mutates it; everyone else sees {@link DependencyGraph}.
@@ -14,15 +16,15 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     private static final EdgeKind[] KINDS = EdgeKind.values();
 
-    private int[] outHead = new int[1024];
-    private int[] inHead = new int[1024];
+    private final IntPages outHead = new IntPages(-1);
+    private final IntPages inHead = new IntPages(-1);
     private int nodes;
 
-    private int[] source = new int[4096];
-    private int[] target = new int[4096];
-    private int[] nextOut = new int[4096];
-    private int[] nextIn = new int[4096];
-    private byte[] kind = new byte[4096];
+    private final IntPages source = new IntPages(0);
+    private final IntPages target = new IntPages(0);
+    private final IntPages nextOut = new IntPages(0);
+    private final IntPages nextIn = new IntPages(0);
+    private final BytePages kind = new BytePages((byte) 0);
     private int edges;
 
     /** Ranks per kind ordinal: list-append's explanation order. */
@@ -44,8 +46,6 @@ public final class MutableDependencyGraph implements DependencyGraph {
                     + rank.length);
         }
         this.rank = rank.clone();
-        Arrays.fill(outHead, -1);
-        Arrays.fill(inHead, -1);
     }
 
     @Override
@@ -58,14 +58,8 @@ public final class MutableDependencyGraph implements DependencyGraph {
         if (node < nodes) {
             return;
         }
-        if (node >= outHead.length) {
-            int cap = Math.max(outHead.length * 2, node + 1);
-            int old = outHead.length;
-            outHead = Arrays.copyOf(outHead, cap);
-            inHead = Arrays.copyOf(inHead, cap);
-            Arrays.fill(outHead, old, cap, -1);
-            Arrays.fill(inHead, old, cap, -1);
-        }
+        outHead.ensure(node);
+        inHead.ensure(node);
         nodes = node + 1;
     }
 
@@ -78,26 +72,23 @@ public final class MutableDependencyGraph implements DependencyGraph {
             return false;
         }
         ensureNode(Math.max(from, to));
-        int head = outHead[from];
-        if (head >= 0 && target[head] == to && kind[head] == edgeKind.ordinal()) {
+        int head = outHead.get(from);
+        if (head >= 0 && target.get(head) == to && kind.get(head) == edgeKind.ordinal()) {
             return false;
         }
-        if (edges == source.length) {
-            int cap = edges * 2;
-            source = Arrays.copyOf(source, cap);
-            target = Arrays.copyOf(target, cap);
-            nextOut = Arrays.copyOf(nextOut, cap);
-            nextIn = Arrays.copyOf(nextIn, cap);
-            kind = Arrays.copyOf(kind, cap);
-        }
         int e = edges++;
-        source[e] = from;
-        target[e] = to;
-        kind[e] = (byte) edgeKind.ordinal();
-        nextOut[e] = outHead[from];
-        outHead[from] = e;
-        nextIn[e] = inHead[to];
-        inHead[to] = e;
+        source.ensure(e);
+        target.ensure(e);
+        nextOut.ensure(e);
+        nextIn.ensure(e);
+        kind.ensure(e);
+        source.set(e, from);
+        target.set(e, to);
+        kind.set(e, (byte) edgeKind.ordinal());
+        nextOut.set(e, head);
+        outHead.set(from, e);
+        nextIn.set(e, inHead.get(to));
+        inHead.set(to, e);
         return true;
     }
 
@@ -113,45 +104,46 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     @Override
     public int firstOut(int node) {
-        return node < nodes ? outHead[node] : -1;
+        return node < nodes ? outHead.get(node) : -1;
     }
 
     @Override
     public int nextOut(int edge) {
-        return nextOut[edge];
+        return nextOut.get(edge);
     }
 
     @Override
     public int firstIn(int node) {
-        return node < nodes ? inHead[node] : -1;
+        return node < nodes ? inHead.get(node) : -1;
     }
 
     @Override
     public int nextIn(int edge) {
-        return nextIn[edge];
+        return nextIn.get(edge);
     }
 
     @Override
     public int source(int edge) {
-        return source[edge];
+        return source.get(edge);
     }
 
     @Override
     public int target(int edge) {
-        return target[edge];
+        return target.get(edge);
     }
 
     @Override
     public EdgeKind kind(int edge) {
-        return KINDS[kind[edge]];
+        return KINDS[kind.get(edge)];
     }
 
     @Override
     public EdgeKind pairKind(int from, int to) {
         int best = -1;
-        for (int e = firstOut(from); e >= 0; e = nextOut[e]) {
-            if (target[e] == to && (best < 0 || rank[kind[e]] < rank[best])) {
-                best = kind[e];
+        for (int e = firstOut(from); e >= 0; e = nextOut.get(e)) {
+            int k = kind.get(e);
+            if (target.get(e) == to && (best < 0 || rank[k] < rank[best])) {
+                best = k;
             }
         }
         return best < 0 ? null : KINDS[best];
