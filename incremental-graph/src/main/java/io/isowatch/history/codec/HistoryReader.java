@@ -39,7 +39,8 @@ import java.util.zip.GZIPInputStream;
  * history (double invocations, unpaired completions, duplicate appends) are left to the checker.
  *
  * <p><b>Cost.</b> Streaming: memory is bounded by a fixed buffer plus the op being read, so
- * multi-gigabyte files are fine. JSON goes through one Jackson streaming parser; EDN through a
+ * multi-gigabyte files are fine. JSON goes line by line through a scanner for the common shape of
+ * an op line, and through one Jackson streaming parser for whatever it is unsure of; EDN through a
  * small hand-written tokenizer. Not thread-safe. I/O failures surface as
  * {@link UncheckedIOException}; after any exception the reader should be closed.
  */
@@ -104,7 +105,7 @@ public final class HistoryReader implements Closeable {
             }
             Format format = detect(buffered, sourceName);
             OpSource source = format == Format.JSON
-                    ? new JsonOpReader(sourceName, buffered, atoms)
+                    ? new JsonLinesOpReader(sourceName, buffered, atoms)
                     : new EdnOpReader(sourceName, buffered, atoms);
             return new HistoryReader(sourceName, format, source);
         } catch (IOException e) {

@@ -38,6 +38,8 @@ final class JsonOpReader implements OpSource {
     private final JsonParser parser;
     private final OpBuilder ops;
     private final String sourceName;
+    /** Lines of the input before the first byte this parser sees (it may start mid-input). */
+    private final long lineBase;
     /** Where the shipper's identity fields go; null when the caller does not want them. */
     private final ShippedIdentity identity;
     private boolean started;
@@ -48,17 +50,29 @@ final class JsonOpReader implements OpSource {
     private static final JsonFactory JSON = new JsonFactory();
 
     JsonOpReader(String sourceName, InputStream in, AtomTable atoms) {
-        this(sourceName, atoms, null, () -> JSON.createParser(in));
+        this(sourceName, new OpBuilder(sourceName, atoms), null, 0, false, () -> JSON.createParser(in));
     }
 
     JsonOpReader(String sourceName, byte[] json, AtomTable atoms, ShippedIdentity identity) {
-        this(sourceName, atoms, identity, () -> JSON.createParser(json));
+        this(sourceName, new OpBuilder(sourceName, atoms), identity, 0, false, () -> JSON.createParser(json));
     }
 
-    private JsonOpReader(String sourceName, AtomTable atoms, ShippedIdentity identity, ParserOpener opener) {
+    /**
+     * Reads on from the start of line {@code lineBase + 1} of an input whose earlier lines were
+     * read by someone else with the same {@code ops}. With {@code midInput}, a {@code [} here is
+     * not the start of a root-level array but a fault, as it would be that far into the input.
+     */
+    JsonOpReader(String sourceName, InputStream rest, OpBuilder ops, long lineBase, boolean midInput) {
+        this(sourceName, ops, null, lineBase, midInput, () -> JSON.createParser(rest));
+    }
+
+    private JsonOpReader(String sourceName, OpBuilder ops, ShippedIdentity identity, long lineBase,
+            boolean midInput, ParserOpener opener) {
         this.sourceName = sourceName;
         this.identity = identity;
-        this.ops = new OpBuilder(sourceName, atoms);
+        this.ops = ops;
+        this.lineBase = lineBase;
+        this.started = midInput;
         try {
             this.parser = opener.open();
         } catch (IOException e) {
@@ -134,7 +148,7 @@ final class JsonOpReader implements OpSource {
 
     private Op readOp() throws IOException {
         JsonLocation start = parser.currentTokenLocation();
-        ops.begin(start.getLineNr(), start.getColumnNr());
+        ops.begin(lineBase + start.getLineNr(), start.getColumnNr());
         JsonStreamContext opContext = parser.getParsingContext();
         if (identity != null) {
             identity.clear();
@@ -338,7 +352,7 @@ final class JsonOpReader implements OpSource {
                 String text = parser.getText();
                 throw faultHere("value", text, CodecMessages.atomOutOfRange(position, text));
             }
-            return ops.integerAtom(v, parser.currentTokenLocation().getLineNr(), -1, position);
+            return ops.integerAtom(v, lineBase + parser.currentTokenLocation().getLineNr(), -1, position);
         }
         if (t == JsonToken.VALUE_STRING) {
             return ops.stringAtom(parser.getText());
@@ -406,14 +420,14 @@ final class JsonOpReader implements OpSource {
 
     private HistoryFormatException faultHere(String field, String valueText, String detail) {
         JsonLocation at = parser.currentTokenLocation();
-        return ops.fault(at.getLineNr(), at.getColumnNr(), field, valueText, detail);
+        return ops.fault(lineBase + at.getLineNr(), at.getColumnNr(), field, valueText, detail);
     }
 
     private HistoryFormatException syntaxFault(JsonProcessingException e) {
         JsonLocation at = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
         String message = JACKSON_LOCATION.matcher(String.valueOf(e.getOriginalMessage()))
-                .replaceAll("line $1, column $2");
-        HistoryFormatException fault = ops.fault(at.getLineNr(), at.getColumnNr(), null, null,
+                .replaceAll(m -> "line " + (lineBase + Long.parseLong(m.group(1))) + ", column " + m.group(2));
+        HistoryFormatException fault = ops.fault(lineBase + at.getLineNr(), at.getColumnNr(), null, null,
                 CodecMessages.invalidJson(message));
         fault.initCause(e);
         return fault;

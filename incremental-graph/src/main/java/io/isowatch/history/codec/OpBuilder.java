@@ -58,6 +58,17 @@ final class OpBuilder {
         return skipped;
     }
 
+    /** Ops finished so far (skipped or not): the index of an op that has none. */
+    long finished() {
+        return ordinal;
+    }
+
+    /** Forgets the ops finished since the counters read {@code finishedBefore} and {@code skippedBefore}. */
+    void rewind(long finishedBefore, long skippedBefore) {
+        ordinal = finishedBefore;
+        skipped = skippedBefore;
+    }
+
     /** Starts an op whose opening brace sits at this line and column. */
     void begin(long opLine, int opColumn) {
         line = opLine;
