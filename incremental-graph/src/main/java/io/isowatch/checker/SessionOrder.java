@@ -52,7 +52,8 @@ final class SessionOrder {
     private void setPredecessors(int txn, IntList before) {
         if (realtime) {
             if (txn >= predecessors.length) {
-                predecessors = Arrays.copyOf(predecessors, Math.max(predecessors.length * 2, txn + 1));
+                predecessors = Arrays.copyOf(predecessors,
+                        Math.max(predecessors.length + (predecessors.length >> 1), txn + 1));
             }
             predecessors[txn] = before == null ? new int[0] : before.toArray();
         }

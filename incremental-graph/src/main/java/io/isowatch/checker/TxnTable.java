@@ -52,7 +52,7 @@ final class TxnTable {
     /** Registers an invocation; returns the new transaction id. */
     int invoke(Op invoke) {
         if (size == status.length) {
-            int cap = size * 2;
+            int cap = size + (size >> 1); // 1.5x: less slack than doubling in tables of millions
             status = Arrays.copyOf(status, cap);
             process = Arrays.copyOf(process, cap);
             invokeIndex = Arrays.copyOf(invokeIndex, cap);

@@ -49,7 +49,7 @@ public final class IncrementalCycleIndex {
     public void ensureNode(int node) {
         while (nodes <= node) {
             if (nodes == ord.length) {
-                int cap = ord.length * 2;
+                int cap = ord.length + (ord.length >> 1); // 1.5x: less slack than doubling at millions of nodes
                 ord = Arrays.copyOf(ord, cap);
                 parent = Arrays.copyOf(parent, cap);
                 memberNext = Arrays.copyOf(memberNext, cap);
