@@ -13,7 +13,9 @@ import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
+import io.isowatch.explain.VerdictText;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
 import io.isowatch.sinks.ConsoleLink;
@@ -23,7 +25,6 @@ import io.isowatch.testkit.InJvmKafka;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.server.ConsoleServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -209,9 +210,9 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("  findings console: %s/ (open it to watch findings arrive, each with its cycle)%n", link.base());
         }
         out.flush();
-        Map<String, String> verdicts = new ConcurrentHashMap<>();
+        Map<String, HistoryVerdict> verdicts = new ConcurrentHashMap<>();
         AtomicLong deadLetters = new AtomicLong();
-        Consumer<Tuple2<String, String>> verdictTarget = v -> verdicts.put(v.f0, v.f1);
+        Consumer<HistoryVerdict> verdictTarget = v -> verdicts.put(v.history(), v);
         Set<Integer> endsRead = ConcurrentHashMap.newKeySet();
         Consumer<DeadLetter> deadLetterTarget = d -> {
             if (END_OF_INPUT.equals(d.raw())) {
@@ -343,12 +344,12 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void summary(PrintWriter out, WorkloadResult result, String verdict, DemoAlerts alerts, boolean drained,
+    private void summary(PrintWriter out, WorkloadResult result, HistoryVerdict verdict, DemoAlerts alerts, boolean drained,
                          long deadLetters, long start) {
         out.println();
         if (verdict != null) {
             out.println("Verdict (" + String.join(", ", models) + "):");
-            out.println(VerdictJsonText.parse(verdict, alerts::title).render(1));
+            out.println(VerdictText.render(verdict.verdict(), verdict.atoms(), 1));
         } else {
             out.println("No verdict: the job did not reach the end of its input" + (drained ? "" : " (not drained)") + ".");
         }

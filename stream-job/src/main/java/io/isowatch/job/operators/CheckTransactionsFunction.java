@@ -6,10 +6,10 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
-import io.isowatch.explain.VerdictJson;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
@@ -20,7 +20,6 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
@@ -81,8 +80,8 @@ import java.util.function.BiConsumer;
  * miss edges, never invent one ({@code TruncatedHistoryProperties} in the core).
  *
  * <p><b>End of input.</b> A bounded source ends with the final watermark; the timer at
- * {@code Long.MAX_VALUE} then settles the checker and emits the verdict as {@code check}'s JSON
- * on {@link #VERDICTS}.
+ * {@code Long.MAX_VALUE} then settles the checker and emits its typed verdict on
+ * {@link #VERDICTS}.
  */
 public final class CheckTransactionsFunction extends KeyedProcessFunction<String, HistoryEvent, Alert>
         implements CheckpointedFunction {
@@ -105,9 +104,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
-    /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
-    public static final OutputTag<Tuple2<String, String>> VERDICTS =
-            new OutputTag<>("verdicts", Types.TUPLE(Types.STRING, Types.STRING));
+    /** The final verdict of a bounded input, one per history. */
+    public static final OutputTag<HistoryVerdict> VERDICTS = new OutputTag<>("verdicts", JobTypes.HISTORY_VERDICT);
     /** Events the checker rejected as malformed (index order broken, say). */
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("checker-dead-letters", JobTypes.DEAD_LETTER);
     /** Events that arrived behind this operator's watermark. */
@@ -441,11 +439,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private void emitVerdict(IncrementalChecker checker, OnTimerContext ctx, Collector<Alert> out) {
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        String json = JobAtoms.locked(atoms -> {
+        HistoryVerdict verdict = JobAtoms.locked(atoms -> {
             Verdict v = checker.finish();
-            return VerdictJson.toJson(v, atoms, Double.NaN);
+            return HistoryVerdict.of(ctx.getCurrentKey(), v, atoms);
         });
         alerts = null;
-        ctx.output(VERDICTS, Tuple2.of(ctx.getCurrentKey(), json));
+        ctx.output(VERDICTS, verdict);
     }
 }
