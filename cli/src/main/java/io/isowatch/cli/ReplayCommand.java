@@ -14,7 +14,6 @@ import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
-import io.isowatch.sinks.Alert;
 import io.isowatch.testkit.InJvmKafka;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -169,10 +168,8 @@ final class ReplayCommand implements Callable<Integer> {
         progress(err, "starting an in-JVM Kafka broker");
         Outputs outputs = new Outputs();
         Consumer<HistoryVerdict> verdicts = v -> outputs.verdicts.put(v.history(), v);
-        Consumer<Alert> alerts = a -> { }; // check prints no alerts; the verdict holds every finding
         Consumer<DeadLetter> deadLetters = outputs.deadLetters::add;
-        List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(alerts),
-                InProcessSinks.register(deadLetters));
+        List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(deadLetters));
         try (InJvmKafka kafka = LocalKafka.start()) {
             kafka.createTopic(TOPIC, PARALLELISM);
             kafka.send(records);
@@ -190,7 +187,8 @@ final class ReplayCommand implements Callable<Integer> {
             progress(err, String.format("%,d events of %d histor%s published; running the checker job "
                     + "(parallelism %d, max-out-of-orderness %s)", records.size(), inputs.size(),
                     inputs.size() == 1 ? "y" : "ies", PARALLELISM, bound));
-            JobSinks sinks = JobSinks.of(List.of(InProcessSinks.alertSink(names.get(1))), InProcessSinks.sink(names.get(2)))
+            // No alert sink: check prints no alerts, and the verdict holds every finding.
+            JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
