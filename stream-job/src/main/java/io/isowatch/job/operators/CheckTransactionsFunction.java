@@ -6,11 +6,12 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
+import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
-import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
@@ -176,11 +177,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         /** The smallest index fed to it; a finding with an older transaction cannot recur in it. */
         long firstIndex = Long.MAX_VALUE;
 
-        /** @param listener told each finding with the generation that made it */
-        Generation(long firstBatch, BiConsumer<Generation, Finding> listener) {
+        /**
+         * @param atoms    the history's table, which the events' string atoms are re-coded into
+         * @param listener told each finding with the generation that made it
+         */
+        Generation(long firstBatch, AtomTable atoms, BiConsumer<Generation, Finding> listener) {
             this.firstBatch = firstBatch;
-            this.checker = JobAtoms.locked(atoms -> new IncrementalChecker(options, atoms,
-                    finding -> listener.accept(this, finding)));
+            this.checker = new IncrementalChecker(options, atoms, finding -> listener.accept(this, finding));
             if (firstBatch > 0) {
                 checker.historyTruncated();
             }
@@ -190,6 +193,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** One history's checkers, how far its events have been released, and the findings alerted. */
     private final class Live {
         final String history;
+        /**
+         * The string keys and values of this history, shared by its checkers: one table per
+         * history, owned by this task, so it needs no lock and leaves with the history.
+         */
+        final AtomTable atoms = new AtomTable();
         final CheckerMetrics.HistorySize size;
         Generation current;
         /** Fed alongside the current checker to replace it at the next rotation; null until the first. */
@@ -222,20 +230,19 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             this.waiting = waitingEvents.of(history);
             this.order = new ReleaseOrder(waiting);
             this.size = metrics.history(history);
-            this.current = new Generation(currentFrom, this::found);
+            this.current = new Generation(currentFrom, atoms, this::found);
             this.nextBatch = currentFrom;
         }
 
         /**
-         * The checkers' finding listener; runs inside {@link JobAtoms#locked}. Only the current
-         * checker alerts: the successor sees a subset of its transactions, so what it finds the
+         * The checkers' finding listener. Only the current checker alerts: the successor sees a subset of its transactions, so what it finds the
          * current checker has found too.
          */
         private void found(Generation by, Finding finding) {
             if (by != current) {
                 return;
             }
-            String id = JobAtoms.locked(atoms -> FindingId.of(finding, atoms, history));
+            String id = FindingId.of(finding, atoms, history);
             long first = Long.MAX_VALUE;
             for (io.isowatch.anomaly.Txn t : finding.txns()) {
                 first = Math.min(first, t.invokeIndex());
@@ -248,15 +255,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 return;
             }
             metrics.found(finding);
-            Alert alert = JobAtoms.locked(atoms -> Alert.of(finding, history, options.consistencyModels(), nowMillis,
-                    Alert.delayMillis(finding, nowMillis), atoms));
+            Alert alert = Alert.of(finding, history, options.consistencyModels(), nowMillis,
+                    Alert.delayMillis(finding, nowMillis), atoms);
             metrics.delay(alert);
             alerts.collect(alert);
         }
 
         /** Starts the successor; it takes batches from the next one on. */
         void startSuccessor() {
-            successor = new Generation(nextBatch, this::found);
+            successor = new Generation(nextBatch, atoms, this::found);
         }
 
         /**
@@ -300,15 +307,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             nextBatch = number + 1;
             long before = current.checker.transactions();
             long unverifiable = current.checker.unverifiableReads();
-            JobAtoms.locked(atoms -> {
-                for (HistoryEvent e : batch) {
-                    accept(current, e, ctx);
-                    if (successor != null) {
-                        accept(successor, e, null); // what it rejects, the current checker reports
-                    }
+            for (HistoryEvent e : batch) {
+                Op op = e.opIn(atoms);
+                accept(current, e, op, ctx);
+                if (successor != null) {
+                    accept(successor, e, op, null); // what it rejects, the current checker reports
                 }
-                return null;
-            });
+            }
             // A replay after a restore re-feeds transactions already counted.
             if (ctx != null) {
                 metrics.checked(current.checker.transactions() - before,
@@ -317,10 +322,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             size.update(retainedEvents + waiting.size(), current.checker.graph());
         }
 
-        private void accept(Generation g, HistoryEvent e, Context ctx) {
-            g.firstIndex = Math.min(g.firstIndex, e.op().index());
+        private void accept(Generation g, HistoryEvent e, Op op, Context ctx) {
+            g.firstIndex = Math.min(g.firstIndex, op.index());
             try {
-                g.checker.accept(e.op());
+                g.checker.accept(op);
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
@@ -364,7 +369,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             rotate(history, watermark);
         }
         if (timestamp == Long.MAX_VALUE && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
-            emitVerdict(history.current.checker, ctx, out);
+            emitVerdict(history, ctx, out);
             live.remove(ctx.getCurrentKey());
             waitingEvents.remove(ctx.getCurrentKey());
             history.size.clear();
@@ -436,13 +441,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     }
 
     /** Settles the history at the end of a bounded input: what settling proves is alerted too. */
-    private void emitVerdict(IncrementalChecker checker, OnTimerContext ctx, Collector<Alert> out) {
+    private void emitVerdict(Live history, OnTimerContext ctx, Collector<Alert> out) {
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        HistoryVerdict verdict = JobAtoms.locked(atoms -> {
-            Verdict v = checker.finish();
-            return HistoryVerdict.of(ctx.getCurrentKey(), v, atoms);
-        });
+        Verdict v = history.current.checker.finish();
+        HistoryVerdict verdict = HistoryVerdict.of(history.history, v, history.atoms);
         alerts = null;
         ctx.output(VERDICTS, verdict);
     }

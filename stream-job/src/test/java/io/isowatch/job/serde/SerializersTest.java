@@ -26,11 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SerializersTest {
 
     private static HistoryEvent withStrings() {
-        long key = JobAtoms.locked(t -> t.ofString("account-7"));
-        long value = JobAtoms.locked(t -> t.ofString("ünïcode ✓"));
-        return new HistoryEvent("agent-ß", 42, new Op(9, 123_456_789L, OpType.OK, 3,
+        AtomTable atoms = new AtomTable();
+        long key = atoms.ofString("account-7");
+        long value = atoms.ofString("ünïcode ✓");
+        return HistoryEvent.carrying("agent-ß", 42, new Op(9, 123_456_789L, OpType.OK, 3,
                 List.of(new MicroOp.Write(key, value), new MicroOp.Read(key, new long[] {value, 5}),
-                        new MicroOp.Append(-17, Long.MAX_VALUE))));
+                        new MicroOp.Append(-17, Long.MAX_VALUE))), atoms);
     }
 
     @Test
