@@ -1,21 +1,17 @@
 package io.isowatch.cli;
 
+import io.isowatch.agent.AgentOptions;
+import io.isowatch.agent.AgentRuntime;
 import io.isowatch.agent.client.ClientFactory;
 import io.isowatch.agent.client.EmbeddedStoreClient;
 import io.isowatch.agent.client.jdbc.JdbcClientFactory;
 import io.isowatch.agent.client.jdbc.JdbcIsolation;
 import io.isowatch.agent.client.jdbc.JdbcTarget;
 import io.isowatch.agent.client.jdbc.JdbcTopology;
-import io.isowatch.agent.metrics.AgentMetrics;
-import io.isowatch.agent.recorder.EventLog;
-import io.isowatch.agent.recorder.HistoryRecorder;
-import io.isowatch.agent.recorder.JsonLinesEventLog;
-import io.isowatch.agent.recorder.TeeEventLog;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.transport.ChronicleHistoryLog;
-import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.checker.Workload;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadProgress;
@@ -23,27 +19,17 @@ import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.gen.KeyDistribution;
-import io.isowatch.history.HistoryEvent;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -216,79 +202,38 @@ final class AgentRunCommand implements Callable<Integer> {
         if (bootstrapServers != null && spoolDir == null) {
             throw usage("--bootstrap-servers ships from the durable spool: give --spool-dir too");
         }
-        PrometheusRegistry registry = new PrometheusRegistry();
-        AgentMetrics metrics = new AgentMetrics(registry);
-        List<AutoCloseable> resources = new ArrayList<>();
+        AgentOptions agentOptions;
         try {
-            HTTPServer server = null;
-            if (metricsPort >= 0) {
-                server = AgentMetrics.serve(registry, metricsPort);
-                resources.add(server);
-            }
-            List<EventLog> logs = new ArrayList<>();
-            ChronicleHistoryLog spool = null;
-            if (spoolDir != null) {
-                spool = openSpool(metrics);
-                logs.add(spool);
-            }
-            if (historyOut != null) {
-                logs.add(JsonLinesEventLog.open(historyOut));
-            }
-            EventLog log = logs.isEmpty() ? new Discard() : logs.size() == 1 ? logs.get(0) : new TeeEventLog(logs);
-            HistoryEvent last = spool == null ? null : spool.lastEvent();
-            String id = agentId(last);
-            HistoryRecorder recorder = HistoryRecorder.builder(id, log).metrics(metrics)
-                    .firstSequence(last == null ? 0 : last.sequence() + 1).build();
-            resources.add(0, recorder);
-            KafkaShipper shipper = null;
-            if (bootstrapServers != null) {
-                shipper = KafkaShipper.start(spool, bootstrapServers, topic, metrics);
-                resources.add(0, shipper);
-            }
-            LongSupplier backlog = spool == null ? null : spool::backlog;
-            printStart(err, id, options, server);
-            // Process ids start past every id an earlier run of this spool can have used (each
-            // process recorded at least one event), so no process invokes again after an info.
-            long earlierEvents = last == null ? 0 : last.sequence() + 1;
-            WorkloadRunner runner = new WorkloadRunner(options.withFirstKey(firstKey(earlierEvents)), clients, recorder)
-                    .firstProcess(earlierEvents);
+            agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        AgentRuntime agent;
+        try {
+            agent = AgentRuntime.start(agentOptions);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage()); // the spool belongs to another agent id
+        }
+        try (agent) {
+            printStart(err, agent.agentId(), options, agent.metricsPort());
+            WorkloadRunner runner = agent.runner(options, clients);
             if (!quiet) {
-                runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), backlog);
+                runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), agent.backlog());
             }
-            WorkloadResult result = runWithShutdownHook(runner);
-            if (shipper != null) {
-                drain(err, spool, shipper, drain);
+            WorkloadResult result = agent.run(runner);
+            if (bootstrapServers != null) {
+                long left = agent.drain(drain);
+                if (left > 0) {
+                    err.printf("isowatch: %,d event(s) not shipped yet; they stay in the spool and ship on the next "
+                            + "run%s%n", left, agent.shipperFailure() == null ? ""
+                            : " (shipper failed: " + agent.shipperFailure().getMessage() + ")");
+                }
             }
-            printResult(out, result, spool);
+            printResult(out, result, agent.spool());
             if (jdbc != null) {
                 printFailures(out, jdbc);
             }
             return ExitCodes.VALID;
-        } finally {
-            closeAll(resources);
-        }
-    }
-
-    /**
-     * The first key of a run that continues a spool holding {@code earlierEvents} events. The
-     * store is fresh, so its keys must be new to the history: an earlier run used keys below its
-     * key count plus its retirements, at most its key count plus its events. Shifting by 16 bits
-     * per earlier event clears that unless an earlier run had over 65,535 keys per event it
-     * recorded; it overflows only past 2^47 events.
-     */
-    static long firstKey(long earlierEvents) {
-        return earlierEvents << 16;
-    }
-
-    /** Opens the spool, naming the fix when Chronicle cannot run for want of the JVM's module flags. */
-    private ChronicleHistoryLog openSpool(AgentMetrics metrics) {
-        try {
-            return ChronicleHistoryLog.open(spoolDir, metrics);
-        } catch (AssertionError | LinkageError e) {
-            // Chronicle reports missing --add-opens/--add-exports as an Error from its static setup.
-            throw new IllegalStateException("cannot open the Chronicle spool in " + spoolDir + " (" + e
-                    + "). Chronicle needs the JVM flags of the isowatch.jvm.flags property in the parent pom; "
-                    + "run with JAVA_OPTS set to them", e);
         }
     }
 
@@ -348,7 +293,6 @@ final class AgentRunCommand implements Callable<Integer> {
                 count, jdbc.failureExamples().get(reason)));
         out.flush();
     }
-
     private WorkloadOptions workloadOptions() {
         try {
             return WorkloadOptions.defaults()
@@ -376,68 +320,7 @@ final class AgentRunCommand implements Callable<Integer> {
         return w;
     }
 
-    private String agentId(HistoryEvent last) {
-        if (last != null && agentId != null && !agentId.equals(last.source())) {
-            throw usage("the spool in " + spoolDir + " belongs to agent '" + last.source() + "', not '" + agentId
-                    + "': drop --agent-id to continue it, or use another --spool-dir");
-        }
-        if (agentId != null) {
-            if (agentId.isEmpty()) {
-                throw usage("--agent-id must not be empty");
-            }
-            return agentId;
-        }
-        if (last != null) {
-            return last.source();
-        }
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "agent";
-        }
-        return host + "-" + ProcessHandle.current().pid() + "-"
-                + ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
-    }
-
-    /** Runs the workload; Ctrl-C stops it gracefully so that the files are closed properly. */
-    private static WorkloadResult runWithShutdownHook(WorkloadRunner runner) throws InterruptedException {
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            runner.stop();
-            try {
-                finished.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "isowatch-agent-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            return runner.run();
-        } finally {
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // Already shutting down: the hook is running and waits for the cleanup below.
-            }
-        }
-    }
-
-    private static void drain(PrintWriter err, ChronicleHistoryLog spool, KafkaShipper shipper, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (spool.backlog() > 0 && shipper.isRunning() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        if (spool.backlog() > 0) {
-            err.printf("isowatch: %,d event(s) not shipped yet; they stay in the spool and ship on the next run%s%n",
-                    spool.backlog(), shipper.failure() == null ? "" : " (shipper failed: "
-                            + shipper.failure().getMessage() + ")");
-        }
-    }
-
-    private void printStart(PrintWriter err, String id, WorkloadOptions o, HTTPServer server) {
+    private void printStart(PrintWriter err, String id, WorkloadOptions o, int metricsPort) {
         if (quiet) {
             return;
         }
@@ -446,7 +329,7 @@ final class AgentRunCommand implements Callable<Integer> {
                         + (readTarget == null ? "" : " (reads on " + JdbcTarget.redact(readTarget) + ")"),
                 o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
                 o.duration().isZero() ? "no time limit" : "for " + o.duration().toString().substring(2).toLowerCase(
-                        Locale.ROOT), server == null ? "" : "; metrics at http://localhost:" + server.getPort()
+                        Locale.ROOT), metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort
                         + "/metrics");
         err.flush();
     }
@@ -472,37 +355,7 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         out.flush();
     }
-
-    private static void closeAll(List<AutoCloseable> resources) throws Exception {
-        Exception first = null;
-        for (AutoCloseable r : resources) {
-            try {
-                r.close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-    }
-
     private CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
-    /** The event log when neither a file nor a spool is wanted (metrics and progress only). */
-    private static final class Discard implements EventLog {
-        @Override
-        public void append(HistoryEvent event) {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

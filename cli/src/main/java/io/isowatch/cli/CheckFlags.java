@@ -21,8 +21,8 @@ import java.util.Map;
 /**
  * The options of {@code check} that decide the verdict and how it is printed, shared by
  * {@code check} and {@code replay} (a picocli mixin), so both accept the same flags and print
- * the same output. Pictures ({@code -o DIR}) stay with {@code check}: they need the findings
- * themselves, which a replay only sees as JSON.
+ * the same output: both print a typed verdict through {@link #print}. Pictures ({@code -o DIR})
+ * are {@code check}'s alone.
  */
 final class CheckFlags {
 
@@ -124,26 +124,6 @@ final class CheckFlags {
                 out.println(VerdictText.render(v, atoms, maxShown));
             }
             printStats(out, file, v.stats().txns(), v.stats().ops(), seconds);
-        }
-    }
-
-    /**
-     * Prints one file's verdict from its JSON ({@code VerdictJson}, as the job emits it), with
-     * {@code stats.seconds} set to {@code seconds}: the same output {@link #print} gives for the
-     * verdict the JSON was written from.
-     */
-    void printFromJson(PrintWriter out, Path file, String verdictJson, double seconds,
-                       java.util.function.Function<String, String> titles) {
-        String json = VerdictJsonText.withSeconds(verdictJson, seconds);
-        if (format == OutputFormat.json) {
-            printJson(out, file, json);
-        } else {
-            VerdictJsonText v = VerdictJsonText.parse(json, titles);
-            out.println(file + "\t" + v.validName());
-            if (!"true".equals(v.validName())) {
-                out.println(v.render(maxShown));
-            }
-            printStats(out, file, v.txns(), v.ops(), seconds);
         }
     }
 

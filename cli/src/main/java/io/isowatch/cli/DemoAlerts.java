@@ -12,16 +12,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
  * Where the demo's job delivers alerts: printed by the console sink (the first few with their
  * full explanation, the rest as title and id only, so a run under a weak level stays readable,
  * each with its page in the findings console when that runs), added to the console's store,
- * appended to the alerts file when one is given, counted, and remembered by title for the
- * summary. The job's writers call it from several threads; each alert is handled whole.
+ * appended to the alerts file when one is given, and counted for the summary. The job's writers
+ * call it from several threads; each alert is handled whole.
  */
 final class DemoAlerts implements Consumer<Alert> {
 
@@ -32,7 +30,6 @@ final class DemoAlerts implements Consumer<Alert> {
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final AlertSink full;
     private final AlertSink brief;
-    private final Map<String, String> titles = new ConcurrentHashMap<>();
     private volatile long count;
 
     /**
@@ -53,7 +50,6 @@ final class DemoAlerts implements Consumer<Alert> {
     @Override
     public synchronized void accept(Alert alert) {
         count++;
-        titles.put(VerdictJsonText.titleKey(alert.type(), alert.explanation()), alert.title());
         if (file != null) {
             file.accept(alert);
         }
@@ -68,10 +64,5 @@ final class DemoAlerts implements Consumer<Alert> {
 
     long count() {
         return count;
-    }
-
-    /** The title of an alerted finding, by {@link VerdictJsonText#titleKey}, or null. */
-    String title(String key) {
-        return titles.get(key);
     }
 }

@@ -1,19 +1,19 @@
 package io.isowatch.cli;
 
+import io.isowatch.agent.AgentOptions;
+import io.isowatch.agent.AgentRuntime;
 import io.isowatch.agent.client.EmbeddedStoreClient;
-import io.isowatch.agent.metrics.AgentMetrics;
-import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
-import io.isowatch.agent.transport.ChronicleHistoryLog;
-import io.isowatch.agent.transport.KafkaShipper;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
+import io.isowatch.explain.VerdictText;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
 import io.isowatch.sinks.ConsoleLink;
@@ -22,8 +22,6 @@ import io.isowatch.sinks.file.JsonLinesSinkOptions;
 import io.isowatch.testkit.InJvmKafka;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.server.ConsoleServer;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -209,9 +207,9 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("  findings console: %s/ (open it to watch findings arrive, each with its cycle)%n", link.base());
         }
         out.flush();
-        Map<String, String> verdicts = new ConcurrentHashMap<>();
+        Map<String, HistoryVerdict> verdicts = new ConcurrentHashMap<>();
         AtomicLong deadLetters = new AtomicLong();
-        Consumer<Tuple2<String, String>> verdictTarget = v -> verdicts.put(v.f0, v.f1);
+        Consumer<HistoryVerdict> verdictTarget = v -> verdicts.put(v.history(), v);
         Set<Integer> endsRead = ConcurrentHashMap.newKeySet();
         Consumer<DeadLetter> deadLetterTarget = d -> {
             if (END_OF_INPUT.equals(d.raw())) {
@@ -239,12 +237,14 @@ final class DemoCommand implements Callable<Integer> {
                     kafka.bootstrapServers(), job.getJobID(), (System.nanoTime() - start) / 1e9,
                     metricsPort < 0 ? "" : "; Flink metrics at http://localhost:" + metricsPort + "/");
             out.flush();
-            AgentMetrics metrics = new AgentMetrics(new PrometheusRegistry());
-            ChronicleHistoryLog spool = ChronicleHistoryLog.open(work.resolve("spool"), metrics);
-            try (HistoryRecorder recorder = HistoryRecorder.builder(AGENT, spool).metrics(metrics).build()) {
-                KafkaShipper shipper = KafkaShipper.start(spool, kafka.bootstrapServers(), TOPIC, metrics);
-                result = workload(out, level, runFor, recorder, spool, alerts);
-                drainSpool(err, spool, shipper);
+            try (AgentRuntime agent = AgentRuntime.start(
+                    new AgentOptions(AGENT, work.resolve("spool"), null, kafka.bootstrapServers(), TOPIC, -1))) {
+                result = workload(out, level, runFor, agent, alerts);
+                long unshipped = agent.drain(CATCH_UP_TIMEOUT);
+                if (unshipped > 0) {
+                    err.printf("isowatch demo: %,d event(s) were not shipped to Kafka%s%n", unshipped,
+                            agent.shipperFailure() == null ? "" : " (" + agent.shipperFailure() + ")");
+                }
                 waitUntilRead(err, kafka, endsRead);
                 drained = stop(err, job, work.resolve("savepoint"));
             }
@@ -276,13 +276,13 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private WorkloadResult workload(PrintWriter out, IsolationLevel level, Duration runFor, HistoryRecorder recorder,
-                                    ChronicleHistoryLog spool, DemoAlerts alerts) throws InterruptedException {
+    private WorkloadResult workload(PrintWriter out, IsolationLevel level, Duration runFor, AgentRuntime agent,
+                                    DemoAlerts alerts) throws InterruptedException {
         // Each read and write takes a moment, as over a network, so transactions overlap.
         EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
         WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
                 .withRate(rate).withDuration(runFor).withReadProbability(0.5).withSeed(seed);
-        return new WorkloadRunner(workload, EmbeddedStoreClient.factory(store), recorder)
+        WorkloadRunner runner = agent.runner(workload, EmbeddedStoreClient.factory(store))
                 .onProgress(p -> {
                     if (!p.finished()) {
                         out.printf("  [%5.1f s] %,d txns (%,.0f txn/s: %,d ok, %,d fail, %,d info), %,d alerts so far%n",
@@ -290,20 +290,8 @@ final class DemoCommand implements Callable<Integer> {
                                 alerts.count());
                         out.flush();
                     }
-                }, Duration.ofSeconds(1), spool::backlog)
-                .run();
-    }
-
-    private static void drainSpool(PrintWriter err, ChronicleHistoryLog spool, KafkaShipper shipper)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        while (spool.backlog() > 0 && shipper.isRunning() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        if (spool.backlog() > 0) {
-            err.printf("isowatch demo: %,d event(s) were not shipped to Kafka%s%n", spool.backlog(),
-                    shipper.failure() == null ? "" : " (" + shipper.failure() + ")");
-        }
+                }, Duration.ofSeconds(1), agent.backlog());
+        return agent.run(runner);
     }
 
     /**
@@ -343,12 +331,12 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void summary(PrintWriter out, WorkloadResult result, String verdict, DemoAlerts alerts, boolean drained,
+    private void summary(PrintWriter out, WorkloadResult result, HistoryVerdict verdict, DemoAlerts alerts, boolean drained,
                          long deadLetters, long start) {
         out.println();
         if (verdict != null) {
             out.println("Verdict (" + String.join(", ", models) + "):");
-            out.println(VerdictJsonText.parse(verdict, alerts::title).render(1));
+            out.println(VerdictText.render(verdict.verdict(), verdict.atoms(), 1));
         } else {
             out.println("No verdict: the job did not reach the end of its input" + (drained ? "" : " (not drained)") + ".");
         }

@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.Validity;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
@@ -10,11 +11,10 @@ import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
-import io.isowatch.sinks.Alert;
 import io.isowatch.testkit.InJvmKafka;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -105,14 +105,14 @@ final class ReplayCommand implements Callable<Integer> {
         }
         boolean anyInvalid = false;
         for (Input in : inputs) {
-            String verdict = outputs.verdicts.get(in.agent());
+            HistoryVerdict verdict = outputs.verdicts.get(in.agent());
             if (verdict == null) {
                 err.println("isowatch replay: " + in.file() + ": the job gave no verdict");
                 anyError = true;
                 continue;
             }
-            flags.printFromJson(out, in.file(), verdict, seconds, outputs.titles::get);
-            anyInvalid |= verdict.startsWith("{\"valid\":false");
+            flags.print(out, in.file(), verdict.verdict(), verdict.atoms(), seconds);
+            anyInvalid |= verdict.verdict().valid() == Validity.FALSE;
             out.flush();
         }
         return anyError ? ExitCodes.ERROR : anyInvalid ? ExitCodes.INVALID : ExitCodes.VALID;
@@ -145,8 +145,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     /** What the job put out. */
     private static final class Outputs {
-        final Map<String, String> verdicts = new ConcurrentHashMap<>();
-        final Map<String, String> titles = new ConcurrentHashMap<>();
+        final Map<String, HistoryVerdict> verdicts = new ConcurrentHashMap<>();
         final ConcurrentLinkedQueue<DeadLetter> deadLetters = new ConcurrentLinkedQueue<>();
     }
 
@@ -168,11 +167,9 @@ final class ReplayCommand implements Callable<Integer> {
         String bound = Math.max(60_000L, Math.addExact(maxMillis - minMillis, 1_000L)) + "ms";
         progress(err, "starting an in-JVM Kafka broker");
         Outputs outputs = new Outputs();
-        Consumer<Tuple2<String, String>> verdicts = v -> outputs.verdicts.put(v.f0, v.f1);
-        Consumer<Alert> alerts = a -> outputs.titles.put(VerdictJsonText.titleKey(a.type(), a.explanation()), a.title());
+        Consumer<HistoryVerdict> verdicts = v -> outputs.verdicts.put(v.history(), v);
         Consumer<DeadLetter> deadLetters = outputs.deadLetters::add;
-        List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(alerts),
-                InProcessSinks.register(deadLetters));
+        List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(deadLetters));
         try (InJvmKafka kafka = LocalKafka.start()) {
             kafka.createTopic(TOPIC, PARALLELISM);
             kafka.send(records);
@@ -190,7 +187,8 @@ final class ReplayCommand implements Callable<Integer> {
             progress(err, String.format("%,d events of %d histor%s published; running the checker job "
                     + "(parallelism %d, max-out-of-orderness %s)", records.size(), inputs.size(),
                     inputs.size() == 1 ? "y" : "ies", PARALLELISM, bound));
-            JobSinks sinks = JobSinks.of(List.of(InProcessSinks.alertSink(names.get(1))), InProcessSinks.sink(names.get(2)))
+            // No alert sink: check prints no alerts, and the verdict holds every finding.
+            JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));

@@ -2,6 +2,10 @@ package io.isowatch.cli;
 
 import io.isowatch.testing.Json;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,6 +62,38 @@ class ReplayCommandIT {
         assertEquals(withoutSeconds(check.out()), withoutSeconds(replay.out()));
         assertTrue(replay.out().contains("G2-item: T1 -rw-> T2 -rw-> T1"), replay.out());
         assertTrue(replay.err().contains("running the checker job"), replay.err());
+    }
+
+    /**
+     * One finding of each kind the checker reports, some only when the input ends (lost update,
+     * garbage read, cycle-exists, unknown), and one history over string keys and elements: the
+     * job's typed verdict printed as check prints its own, text for text.
+     */
+    @Test
+    void replay_text_everyKindOfFinding_equalsChecksText(@TempDir Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (String name : List.of("G1b-intermediate-read", "dirty-update-failed-then-ok-append",
+                "duplicate-elements-repeated-element", "elle-cli-G1c-realtime-found-by-G0-realtime-search",
+                "elle-cli-internal-read-misses-own-append-unknown-prefix", "lost-update-unread-appends",
+                "garbage-read-unwritten-element", "incompatible-order-divergent-reads", "future-read-own-later-append",
+                "elle-cli-valid-read-empty-unknown")) {
+            files.add(CheckCommandTest.golden(name).toString());
+        }
+        Path strings = dir.resolve("G1a-string-keys.jsonl");
+        Files.writeString(strings, Files.readString(CheckCommandTest.golden("G1a-aborted-read"))
+                .replaceAll("\\[\"(append|r)\",([0-9]+),([0-9]+)\\]", "[\"$1\",\"key-$2\",\"ü$3\"]")
+                .replaceAll("\\[\"r\",([0-9]+),", "[\"r\",\"key-$1\",")
+                .replace("[1]", "[\"ü1\"]"));
+        files.add(strings.toString());
+        String[] args = files.toArray(String[]::new);
+        CheckCommandTest.Run check = CheckCommandTest.run(args("check", "--max-shown", "3", args));
+        CheckCommandTest.Run replay = CheckCommandTest.run(args("replay", "--max-shown", "3", args));
+        assertEquals(ExitCodes.INVALID, check.code(), check.err());
+        assertEquals(check.code(), replay.code(), replay.err());
+        assertTrue(check.out().contains("G1a: T2 read an element appended by T1, which aborted"), check.out());
+        assertTrue(check.out().contains("\"key-1\""), check.out());
+        assertTrue(check.out().contains("lost-update: "), check.out());
+        assertEquals(withoutSeconds(check.out()), withoutSeconds(replay.out()));
     }
 
     @Test

@@ -1,6 +1,8 @@
 /**
  * Turns findings into words and pictures: Elle-style text, JSON shaped like elle-cli's output,
- * and Graphviz DOT and standalone SVG drawings of cycles.
+ * and Graphviz DOT and standalone SVG drawings of cycles. A verdict made elsewhere (the stream
+ * job's) travels as {@link io.isowatch.explain.VerdictCodec} bytes, which read back whole, so it is
+ * rendered by these same renderers rather than re-parsed from its JSON.
  *
  * <p>Everything here is a pure function of a {@link io.isowatch.anomaly.Finding} (or a
  * {@link io.isowatch.checker.Verdict}) and the {@link io.isowatch.history.AtomTable} that names

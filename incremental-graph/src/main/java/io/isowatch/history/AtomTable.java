@@ -85,6 +85,27 @@ public final class AtomTable {
         return fresh;
     }
 
+    /** What a string-band atom stands for: Elle tells the three apart (see the class comment). */
+    public enum Kind { STRING, KEYWORD, SYMBOL }
+
+    /** The atom of a name of the given kind, allocating a code on first use. */
+    public long of(Kind kind, String name) {
+        return switch (kind) {
+            case STRING -> ofString(name);
+            case KEYWORD -> ofKeyword(name);
+            case SYMBOL -> ofSymbol(name);
+        };
+    }
+
+    /** The kind of a string, keyword or symbol atom of this table. */
+    public Kind kindOf(long atom) {
+        if (!isString(atom)) {
+            throw new IllegalArgumentException("atom " + atom + " is an integer, not a string, keyword or symbol");
+        }
+        valueOf(atom); // rejects an atom of another table
+        return kinds == null ? Kind.STRING : Kind.values()[kinds[(int) (atom - STRING_BASE)]];
+    }
+
     /** How many distinct strings, keywords and symbols the table holds; 0 means every atom it has handed out is an integer. */
     public int stringCount() {
         return strings.size();

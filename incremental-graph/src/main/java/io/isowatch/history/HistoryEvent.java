@@ -1,5 +1,7 @@
 package io.isowatch.history;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,20 +12,85 @@ import java.util.Objects;
  * event and {@code sequence} counts that agent's events from 0 without gaps. A shipper that sends
  * an event twice (after a restart, say) sends it with the same identity.
  *
+ * <p><b>String atoms.</b> A string atom means something only beside the table that made it. An
+ * event read off the wire (in the stream job: between its tasks, in its state) therefore carries
+ * the names of its string keys and values in {@code strings}: atom {@code Long.MIN_VALUE + i} is
+ * {@code strings.get(i)}, the numbering {@code BinaryEventCodec} writes. Whoever keeps such
+ * events re-codes them into a table of its own ({@link #opIn}), so no table is shared between
+ * tasks. An event whose string atoms belong to a table its holder keeps (the agent's recorder)
+ * has no names, like an event of integers only.
+ *
  * @param source   the recording agent's id
  * @param sequence the agent's event counter
  * @param op       the Jepsen op
+ * @param strings  the names of the op's string atoms, by code; empty when it has none or they
+ *                 belong to a table its holder keeps
  */
-public record HistoryEvent(String source, long sequence, Op op) {
+public record HistoryEvent(String source, long sequence, Op op, List<String> strings) {
+
+    private static final long FIRST_STRING = Long.MIN_VALUE;
 
     public HistoryEvent {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(op, "op");
+        strings = List.copyOf(strings);
         if (source.isEmpty()) {
             throw new IllegalArgumentException("an event's source (agent id) must not be empty");
         }
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must be >= 0, got " + sequence);
         }
+    }
+
+    /** An event whose string atoms, if any, belong to a table its holder keeps. */
+    public HistoryEvent(String source, long sequence, Op op) {
+        this(source, sequence, op, List.of());
+    }
+
+    /**
+     * An event carrying the names of its string atoms, taken from {@code atoms}: a table made
+     * for this event alone (a decoder's scratch table), so that its codes number the names from
+     * {@code Long.MIN_VALUE}.
+     */
+    public static HistoryEvent carrying(String source, long sequence, Op op, AtomTable atoms) {
+        int n = atoms.stringCount();
+        if (n == 0) {
+            return new HistoryEvent(source, sequence, op);
+        }
+        List<String> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            names.add((String) atoms.valueOf(FIRST_STRING + i));
+        }
+        return new HistoryEvent(source, sequence, op, names);
+    }
+
+    /** A table naming this event's string atoms, for writing the event out; fresh on each call. */
+    public AtomTable atoms() {
+        AtomTable table = new AtomTable();
+        strings.forEach(table::ofString);
+        return table;
+    }
+
+    /**
+     * The op with its string atoms re-coded into {@code table} (interned there on first use);
+     * the op itself when it carries no names. Linear in the op's atoms ({@link OpAtoms#map}).
+     *
+     * @throws IllegalArgumentException when the op has a string atom this event does not name
+     */
+    public Op opIn(AtomTable table) {
+        if (strings.isEmpty()) {
+            return op;
+        }
+        return OpAtoms.map(op, atom -> {
+            if (!AtomTable.isString(atom)) {
+                return atom;
+            }
+            long i = atom - FIRST_STRING;
+            if (i >= strings.size()) {
+                throw new IllegalArgumentException("event seq " + sequence + " of agent " + source + " has string atom "
+                        + atom + " but names only " + strings.size() + " strings");
+            }
+            return table.ofString(strings.get((int) i));
+        });
     }
 }

@@ -4,7 +4,9 @@
  * updates, garbage reads) that follow, as Elle's list-append checker infers them.
  *
  * <p>Invariant: every edge and finding a trace reports is final; inferences that later events
- * could change wait until the key settles. Traces of different keys share nothing, so they can be
- * kept in parallel (the stream job keys them by object key).
+ * could change wait until the key settles, which is when its owner calls {@code settle}
+ * ({@code IncrementalChecker.finish()} settles every key at once; docs/decisions/0003). Traces of
+ * different keys share nothing but the listener they report to; the checker keeps all of a
+ * history's traces in one thread, and so does the stream job (docs/decisions/0005).
  */
 package io.isowatch.trace;

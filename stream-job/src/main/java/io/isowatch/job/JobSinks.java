@@ -4,7 +4,6 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.sinks.Alert;
 
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.java.tuple.Tuple2;
 
 import java.util.List;
 import java.util.Objects;
@@ -14,11 +13,11 @@ import java.util.Objects;
  *
  * @param alerts       every alert goes to each of these (Kafka, file, webhook, console)
  * @param deadLetters  malformed records, protocol faults, rejected and late events
- * @param verdicts     per history (agent), the verdict of a bounded input as check's JSON, or
- *                     null (a replay reads it)
+ * @param verdicts     per history (agent), the verdict of a bounded input, or null (a replay
+ *                     reads it)
  * @param pairedEvents stage 1's output, or null; for tests and debugging
  */
-public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, Sink<Tuple2<String, String>> verdicts,
+public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, Sink<HistoryVerdict> verdicts,
                        Sink<HistoryEvent> pairedEvents) {
 
     public JobSinks {
@@ -31,7 +30,7 @@ public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, S
         return new JobSinks(alerts, deadLetters, null, null);
     }
 
-    public JobSinks withVerdicts(Sink<Tuple2<String, String>> value) {
+    public JobSinks withVerdicts(Sink<HistoryVerdict> value) {
         return new JobSinks(alerts, deadLetters, value, pairedEvents);
     }
 

@@ -22,7 +22,6 @@ import io.isowatch.sinks.Alert;
 import io.isowatch.testing.Golden;
 import io.isowatch.testing.Json;
 
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -126,7 +125,7 @@ class CheckerJobIT {
         assertEquals(checks, options.checkerOptions());
         CollectingSink<Alert> alerts = new CollectingSink<>();
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
-        CollectingSink<Tuple2<String, String>> verdicts = new CollectingSink<>();
+        CollectingSink<HistoryVerdict> verdicts = new CollectingSink<>();
         DataGeneratorSource<org.apache.flink.types.Either<DeadLetter, HistoryEvent>> source =
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
         StreamExecutionEnvironment env =
@@ -137,8 +136,9 @@ class CheckerJobIT {
 
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
         Map<String, String> byHistory = new TreeMap<>();
-        for (Tuple2<String, String> v : verdicts.values()) {
-            assertEquals(null, byHistory.put(v.f0, v.f1), "one verdict per history: " + v.f0);
+        for (HistoryVerdict v : verdicts.values()) {
+            assertEquals(null, byHistory.put(v.history(), VerdictJson.toJson(v.verdict(), v.atoms(), Double.NaN)),
+                    "one verdict per history: " + v.history());
         }
         assertEquals(histories.stream().map(History::agent).collect(Collectors.toCollection(TreeSet::new)),
                 byHistory.keySet());

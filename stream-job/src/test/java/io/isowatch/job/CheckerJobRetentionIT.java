@@ -10,13 +10,13 @@ import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.explain.VerdictJson;
 import io.isowatch.job.PairingJobIT.Raw;
 import io.isowatch.job.PairingJobIT.Replay;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 import io.isowatch.testing.Json;
 
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -111,7 +111,7 @@ class CheckerJobRetentionIT {
                 "consistency-models", model));
         CollectingSink<Alert> alerts = new CollectingSink<>();
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
-        CollectingSink<Tuple2<String, String>> verdicts = new CollectingSink<>();
+        CollectingSink<HistoryVerdict> verdicts = new CollectingSink<>();
         DataGeneratorSource<Either<DeadLetter, HistoryEvent>> source =
                 // Paced at 4,000 events/s (24 s of event time in about 6 s), so the watermark
                 // advances in steps of under a second however fast the machine is.
@@ -123,7 +123,11 @@ class CheckerJobRetentionIT {
                 JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it");
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
         assertEquals(1, verdicts.values().size());
-        return new Result(alerts.values(), Json.object(verdicts.values().get(0).f1));
+        return new Result(alerts.values(), Json.object(json(verdicts.values().get(0))));
+    }
+
+    private static String json(HistoryVerdict v) {
+        return VerdictJson.toJson(v.verdict(), v.atoms(), Double.NaN);
     }
 
     @SuppressWarnings("unchecked")

@@ -4,6 +4,7 @@ import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.EventLog;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpAtoms;
 import io.isowatch.history.codec.BinaryEventCodec;
 import net.openhft.chronicle.core.time.SystemTimeProvider;
 import net.openhft.chronicle.core.time.TimeProvider;
@@ -193,7 +194,7 @@ public final class ChronicleHistoryLog implements EventLog {
     }
 
     private int encode(Encoder encoder, HistoryEvent event) {
-        if (Atoms.stringAtoms(event) == 0) {
+        if (OpAtoms.stringCount(event.op()) == 0) {
             return encodeInto(encoder, event);
         }
         synchronized (atoms) {

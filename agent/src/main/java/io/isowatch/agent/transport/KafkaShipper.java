@@ -3,6 +3,7 @@ package io.isowatch.agent.transport;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpAtoms;
 import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.history.codec.HistoryEventJson;
 import org.apache.kafka.clients.producer.Callback;
@@ -214,7 +215,7 @@ public final class KafkaShipper implements AutoCloseable {
             if (event == null) {
                 break;
             }
-            internedStrings += Atoms.stringAtoms(event);
+            internedStrings += OpAtoms.stringCount(event.op());
             p.send(records.record(event, codec.atoms()), callback);
             sent++;
             last = tailer.index();

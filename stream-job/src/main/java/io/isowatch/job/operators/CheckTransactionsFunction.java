@@ -6,11 +6,12 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
-import io.isowatch.explain.VerdictJson;
+import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
-import io.isowatch.job.serde.JobAtoms;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
@@ -20,7 +21,6 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
@@ -81,8 +81,8 @@ import java.util.function.BiConsumer;
  * miss edges, never invent one ({@code TruncatedHistoryProperties} in the core).
  *
  * <p><b>End of input.</b> A bounded source ends with the final watermark; the timer at
- * {@code Long.MAX_VALUE} then settles the checker and emits the verdict as {@code check}'s JSON
- * on {@link #VERDICTS}.
+ * {@code Long.MAX_VALUE} then settles the checker and emits its typed verdict on
+ * {@link #VERDICTS}.
  */
 public final class CheckTransactionsFunction extends KeyedProcessFunction<String, HistoryEvent, Alert>
         implements CheckpointedFunction {
@@ -105,9 +105,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
-    /** The final verdict of a bounded input: (history, verdict as {@code isowatch check --format json} prints it). */
-    public static final OutputTag<Tuple2<String, String>> VERDICTS =
-            new OutputTag<>("verdicts", Types.TUPLE(Types.STRING, Types.STRING));
+    /** The final verdict of a bounded input, one per history. */
+    public static final OutputTag<HistoryVerdict> VERDICTS = new OutputTag<>("verdicts", JobTypes.HISTORY_VERDICT);
     /** Events the checker rejected as malformed (index order broken, say). */
     public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("checker-dead-letters", JobTypes.DEAD_LETTER);
     /** Events that arrived behind this operator's watermark. */
@@ -178,11 +177,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         /** The smallest index fed to it; a finding with an older transaction cannot recur in it. */
         long firstIndex = Long.MAX_VALUE;
 
-        /** @param listener told each finding with the generation that made it */
-        Generation(long firstBatch, BiConsumer<Generation, Finding> listener) {
+        /**
+         * @param atoms    the history's table, which the events' string atoms are re-coded into
+         * @param listener told each finding with the generation that made it
+         */
+        Generation(long firstBatch, AtomTable atoms, BiConsumer<Generation, Finding> listener) {
             this.firstBatch = firstBatch;
-            this.checker = JobAtoms.locked(atoms -> new IncrementalChecker(options, atoms,
-                    finding -> listener.accept(this, finding)));
+            this.checker = new IncrementalChecker(options, atoms, finding -> listener.accept(this, finding));
             if (firstBatch > 0) {
                 checker.historyTruncated();
             }
@@ -192,6 +193,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** One history's checkers, how far its events have been released, and the findings alerted. */
     private final class Live {
         final String history;
+        /**
+         * The string keys and values of this history, shared by its checkers: one table per
+         * history, owned by this task, so it needs no lock and leaves with the history.
+         */
+        final AtomTable atoms = new AtomTable();
         final CheckerMetrics.HistorySize size;
         Generation current;
         /** Fed alongside the current checker to replace it at the next rotation; null until the first. */
@@ -224,20 +230,19 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             this.waiting = waitingEvents.of(history);
             this.order = new ReleaseOrder(waiting);
             this.size = metrics.history(history);
-            this.current = new Generation(currentFrom, this::found);
+            this.current = new Generation(currentFrom, atoms, this::found);
             this.nextBatch = currentFrom;
         }
 
         /**
-         * The checkers' finding listener; runs inside {@link JobAtoms#locked}. Only the current
-         * checker alerts: the successor sees a subset of its transactions, so what it finds the
+         * The checkers' finding listener. Only the current checker alerts: the successor sees a subset of its transactions, so what it finds the
          * current checker has found too.
          */
         private void found(Generation by, Finding finding) {
             if (by != current) {
                 return;
             }
-            String id = JobAtoms.locked(atoms -> FindingId.of(finding, atoms, history));
+            String id = FindingId.of(finding, atoms, history);
             long first = Long.MAX_VALUE;
             for (io.isowatch.anomaly.Txn t : finding.txns()) {
                 first = Math.min(first, t.invokeIndex());
@@ -250,15 +255,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 return;
             }
             metrics.found(finding);
-            Alert alert = JobAtoms.locked(atoms -> Alert.of(finding, history, options.consistencyModels(), nowMillis,
-                    Alert.delayMillis(finding, nowMillis), atoms));
+            Alert alert = Alert.of(finding, history, options.consistencyModels(), nowMillis,
+                    Alert.delayMillis(finding, nowMillis), atoms);
             metrics.delay(alert);
             alerts.collect(alert);
         }
 
         /** Starts the successor; it takes batches from the next one on. */
         void startSuccessor() {
-            successor = new Generation(nextBatch, this::found);
+            successor = new Generation(nextBatch, atoms, this::found);
         }
 
         /**
@@ -302,15 +307,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             nextBatch = number + 1;
             long before = current.checker.transactions();
             long unverifiable = current.checker.unverifiableReads();
-            JobAtoms.locked(atoms -> {
-                for (HistoryEvent e : batch) {
-                    accept(current, e, ctx);
-                    if (successor != null) {
-                        accept(successor, e, null); // what it rejects, the current checker reports
-                    }
+            for (HistoryEvent e : batch) {
+                Op op = e.opIn(atoms);
+                accept(current, e, op, ctx);
+                if (successor != null) {
+                    accept(successor, e, op, null); // what it rejects, the current checker reports
                 }
-                return null;
-            });
+            }
             // A replay after a restore re-feeds transactions already counted.
             if (ctx != null) {
                 metrics.checked(current.checker.transactions() - before,
@@ -319,10 +322,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             size.update(retainedEvents + waiting.size(), current.checker.graph());
         }
 
-        private void accept(Generation g, HistoryEvent e, Context ctx) {
-            g.firstIndex = Math.min(g.firstIndex, e.op().index());
+        private void accept(Generation g, HistoryEvent e, Op op, Context ctx) {
+            g.firstIndex = Math.min(g.firstIndex, op.index());
             try {
-                g.checker.accept(e.op());
+                g.checker.accept(op);
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
@@ -366,7 +369,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             rotate(history, watermark);
         }
         if (timestamp == Long.MAX_VALUE && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
-            emitVerdict(history.current.checker, ctx, out);
+            emitVerdict(history, ctx, out);
             live.remove(ctx.getCurrentKey());
             waitingEvents.remove(ctx.getCurrentKey());
             history.size.clear();
@@ -438,14 +441,12 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     }
 
     /** Settles the history at the end of a bounded input: what settling proves is alerted too. */
-    private void emitVerdict(IncrementalChecker checker, OnTimerContext ctx, Collector<Alert> out) {
+    private void emitVerdict(Live history, OnTimerContext ctx, Collector<Alert> out) {
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        String json = JobAtoms.locked(atoms -> {
-            Verdict v = checker.finish();
-            return VerdictJson.toJson(v, atoms, Double.NaN);
-        });
+        Verdict v = history.current.checker.finish();
+        HistoryVerdict verdict = HistoryVerdict.of(history.history, v, history.atoms);
         alerts = null;
-        ctx.output(VERDICTS, Tuple2.of(ctx.getCurrentKey(), json));
+        ctx.output(VERDICTS, verdict);
     }
 }

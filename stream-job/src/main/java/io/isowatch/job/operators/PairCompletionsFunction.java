@@ -4,7 +4,6 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.OpType;
 import io.isowatch.history.codec.JsonLinesWriter;
 import io.isowatch.job.DeadLetter;
-import io.isowatch.job.serde.JobAtoms;
 import io.isowatch.job.serde.JobTypes;
 
 import org.apache.flink.api.common.functions.OpenContext;
@@ -331,12 +330,9 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
     /** The event as a JSON op map with agent and seq, for people reading dead letters. */
     public static String render(HistoryEvent event) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        JobAtoms.locked(atoms -> {
-            try (JsonLinesWriter w = new JsonLinesWriter(bytes, atoms)) {
-                w.write(event.op());
-            }
-            return null;
-        });
+        try (JsonLinesWriter w = new JsonLinesWriter(bytes, event.atoms())) {
+            w.write(event.op());
+        }
         String op = bytes.toString(StandardCharsets.UTF_8).strip();
         return "{\"agent\":\"" + event.source().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"seq\":"
                 + event.sequence() + ",\"op\":" + op + "}";

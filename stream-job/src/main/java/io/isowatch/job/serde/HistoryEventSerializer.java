@@ -2,7 +2,6 @@ package io.isowatch.job.serde;
 
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
-import io.isowatch.history.Op;
 import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.history.codec.BinaryFormatException;
 
@@ -20,9 +19,10 @@ import java.io.IOException;
  * long as the codec reads that version.
  *
  * <p>Events are immutable, so {@code copy} returns its argument. Each instance owns a codec,
- * which is not thread-safe; {@link #duplicate()} therefore makes a new instance. String atoms go
- * through {@link JobAtoms}: encoding and decoding take its lock only for events that hold strings
- * (decoding reads them into a scratch table first, then re-codes them into the shared one).
+ * which is not thread-safe; {@link #duplicate()} therefore makes a new instance. String atoms are
+ * written by the names the event carries ({@link HistoryEvent#strings}) and read back into a
+ * table made for that event alone, whose names the decoded event carries in turn: no table is
+ * shared, so nothing is locked and nothing grows.
  */
 public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
 
@@ -31,14 +31,18 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
     private transient BinaryEventCodec codec;
     private transient BinaryEventCodec decoder;
 
-    private BinaryEventCodec codec() {
+    /** The codec for an event: a shared one with an empty table when it names no strings. */
+    private BinaryEventCodec codec(HistoryEvent event) {
+        if (!event.strings().isEmpty()) {
+            return new BinaryEventCodec(event.atoms());
+        }
         if (codec == null) {
-            codec = new BinaryEventCodec(JobAtoms.table());
+            codec = new BinaryEventCodec(new AtomTable());
         }
         return codec;
     }
 
-    /** Decodes into a private scratch table, so integer-only events never take the shared lock. */
+    /** Decodes into a scratch table, replaced after each event that had strings. */
     private BinaryEventCodec decoder() {
         if (decoder == null) {
             decoder = new BinaryEventCodec(new AtomTable());
@@ -78,14 +82,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
 
     @Override
     public void serialize(HistoryEvent record, DataOutputView target) throws IOException {
-        byte[] bytes;
-        if (JobAtoms.hasStrings(record.op())) {
-            synchronized (JobAtoms.lock()) {
-                bytes = codec().encode(record);
-            }
-        } else {
-            bytes = codec().encode(record);
-        }
+        byte[] bytes = codec(record).encode(record);
         target.writeInt(bytes.length);
         target.write(bytes);
     }
@@ -100,12 +97,12 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         source.readFully(bytes);
         try {
             HistoryEvent event = decoder().decode(bytes);
-            if (decoder.atoms().stringCount() == 0) { // integers only: nothing to re-code, no scan needed
+            if (decoder.atoms().stringCount() == 0) { // integers only: nothing to name
                 return event;
             }
-            Op op = JobAtoms.intern(event.op(), decoder.atoms());
-            decoder = null; // start afresh so the scratch table never grows
-            return new HistoryEvent(event.source(), event.sequence(), op);
+            HistoryEvent named = HistoryEvent.carrying(event.source(), event.sequence(), event.op(), decoder.atoms());
+            decoder = null; // the event took the names; the next one's strings are numbered afresh
+            return named;
         } catch (BinaryFormatException e) {
             throw new IOException("cannot read a history event from state or the network: " + e.getMessage(), e);
         }

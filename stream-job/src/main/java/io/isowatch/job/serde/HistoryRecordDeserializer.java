@@ -36,6 +36,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Cost: one pass of a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no
  * buffering or format detection), which hands over the identity fields as it passes them
  * ({@link ShippedIdentity}). Not thread-safe; Flink gives each source reader its own instance.
+ * An event with string keys or values carries their names ({@link HistoryEvent#strings}), read
+ * into a table made for that record alone.
  */
 public final class HistoryRecordDeserializer implements KafkaRecordDeserializationSchema<Either<DeadLetter, HistoryEvent>> {
 
@@ -102,11 +104,12 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             if (op.time() < 0) {
                 return deadLetter(record, "field \"time\": missing; the job needs it for event time");
             }
-            if (scratch.stringCount() > 0) { // else the op holds integers only: no scan needed
-                op = JobAtoms.intern(op, scratch);
-                scratch = null; // start afresh so the per-record scratch table never grows
+            if (scratch.stringCount() == 0) { // the op holds integers only
+                return Either.Right(new HistoryEvent(agent, seq, op));
             }
-            return Either.Right(new HistoryEvent(agent, seq, op));
+            HistoryEvent event = HistoryEvent.carrying(agent, seq, op, scratch);
+            scratch = null; // the event took the names; the next record's strings are numbered afresh
+            return Either.Right(event);
         } catch (Malformed | HistoryFormatException | IllegalArgumentException e) {
             return deadLetter(record, e.getMessage());
         } catch (UncheckedIOException e) {

@@ -2,6 +2,7 @@ package io.isowatch.job.serde;
 
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.operators.ProcessProgress;
 import io.isowatch.sinks.Alert;
 
@@ -20,6 +21,8 @@ public final class JobTypes {
             new ExplicitTypeInfo<>(DeadLetter.class, DeadLetterSerializer.INSTANCE);
     public static final TypeInformation<ProcessProgress> PROCESS_PROGRESS =
             new ExplicitTypeInfo<>(ProcessProgress.class, ProcessProgressSerializer.INSTANCE);
+    public static final TypeInformation<HistoryVerdict> HISTORY_VERDICT =
+            new ExplicitTypeInfo<>(HistoryVerdict.class, HistoryVerdictSerializer.INSTANCE);
     /** What the source emits: a decoded event, or the dead letter of a record that was not one. */
     public static final TypeInformation<Either<DeadLetter, HistoryEvent>> DECODED =
             new EitherTypeInfo<>(DEAD_LETTER, HISTORY_EVENT);

@@ -5,14 +5,15 @@ import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.explain.VerdictJson;
 import io.isowatch.job.Events;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -241,11 +242,10 @@ class CheckTransactionsFunctionTest {
     }
 
     private static List<String> verdicts(KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h) {
-        ConcurrentLinkedQueue<StreamRecord<Tuple2<String, String>>> out =
-                h.getSideOutput(CheckTransactionsFunction.VERDICTS);
+        ConcurrentLinkedQueue<StreamRecord<HistoryVerdict>> out = h.getSideOutput(CheckTransactionsFunction.VERDICTS);
         List<String> json = new ArrayList<>();
         if (out != null) {
-            out.forEach(r -> json.add(r.getValue().f1));
+            out.forEach(r -> json.add(VerdictJson.toJson(r.getValue().verdict(), r.getValue().atoms(), Double.NaN)));
         }
         assertEquals(1, json.size(), "one verdict per history");
         return json;

@@ -60,14 +60,17 @@ class HistoryRecordDeserializerTest {
     }
 
     @Test
-    void decode_stringKeys_areInternedInTheSharedTable() {
+    void decode_stringKeys_travelWithTheirNames() {
         AtomTable agentAtoms = new AtomTable();
         long key = agentAtoms.ofString("user:42");
         HistoryEvent sent = new HistoryEvent("a", 0, new Op(0, 5_000_000, OpType.INVOKE, 1,
                 List.of(new MicroOp.Append(key, 3), new MicroOp.Read(key, null))));
         HistoryEvent e = deserializer.decode(record(0, shipped(sent, agentAtoms))).right();
         long jobKey = e.op().value().get(0).key();
-        assertEquals("user:42", JobAtoms.locked(t -> t.valueOf(jobKey)));
+        assertEquals("user:42", e.atoms().valueOf(jobKey));
+        AtomTable checkers = new AtomTable();
+        checkers.ofString("another key first");
+        assertEquals("user:42", checkers.valueOf(e.opIn(checkers).value().get(1).key()));
     }
 
     @Test

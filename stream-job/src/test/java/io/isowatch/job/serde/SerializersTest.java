@@ -1,27 +1,37 @@
 package io.isowatch.job.serde;
 
+import io.isowatch.checker.IncrementalChecker;
+import io.isowatch.checker.Verdict;
+import io.isowatch.explain.VerdictJson;
+import io.isowatch.explain.VerdictText;
+import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.Events;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.operators.ProcessProgress;
+import io.isowatch.testing.Golden;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SerializersTest {
 
     private static HistoryEvent withStrings() {
-        long key = JobAtoms.locked(t -> t.ofString("account-7"));
-        long value = JobAtoms.locked(t -> t.ofString("ünïcode ✓"));
-        return new HistoryEvent("agent-ß", 42, new Op(9, 123_456_789L, OpType.OK, 3,
+        AtomTable atoms = new AtomTable();
+        long key = atoms.ofString("account-7");
+        long value = atoms.ofString("ünïcode ✓");
+        return HistoryEvent.carrying("agent-ß", 42, new Op(9, 123_456_789L, OpType.OK, 3,
                 List.of(new MicroOp.Write(key, value), new MicroOp.Read(key, new long[] {value, 5}),
-                        new MicroOp.Append(-17, Long.MAX_VALUE))));
+                        new MicroOp.Append(-17, Long.MAX_VALUE))), atoms);
     }
 
     @Test
@@ -31,6 +41,41 @@ class SerializersTest {
                 Events.ok("a1", 1, 1, 11),
                 new HistoryEvent("a2", 7, new Op(3, -1, OpType.INFO, 0, List.of())),
                 withStrings()));
+    }
+
+    /** Compared as check prints them: the text and JSON of each verdict. */
+    @Test
+    void historyVerdict_writeRestoreCompare() throws Exception {
+        List<HistoryVerdict> verdicts = new ArrayList<>();
+        for (String name : List.of("G2-item-write-skew", "G1a-aborted-read", "duplicate-elements-repeated-element",
+                "valid-keyword-string-and-symbol-keys-distinct")) {
+            Golden.Case c = Golden.cases().stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow();
+            AtomTable atoms = new AtomTable();
+            IncrementalChecker checker = new IncrementalChecker(c.checkerOptions(), atoms);
+            c.ops(atoms).forEach(checker::accept);
+            verdicts.add(HistoryVerdict.of(name, checker.finish(), atoms));
+        }
+        AtomTable strings = new AtomTable();
+        verdicts.add(HistoryVerdict.of("agent-ß", stringVerdict(strings), strings));
+        SerializerRoundTrip.check(HistoryVerdictSerializer.INSTANCE, verdicts,
+                v -> v.history() + "\n" + VerdictText.render(v.verdict(), v.atoms()) + "\n"
+                        + VerdictJson.toJson(v.verdict(), v.atoms(), Double.NaN));
+    }
+
+    /** A G1a over string keys and elements, a keyword among them. */
+    private static Verdict stringVerdict(AtomTable atoms) {
+        long key = atoms.ofString("account-7");
+        long aborted = atoms.ofString("ünïcode ✓");
+        long other = atoms.ofKeyword("k");
+        IncrementalChecker checker = new IncrementalChecker(io.isowatch.checker.CheckerOptions.defaults(), atoms);
+        checker.accept(new Op(0, 1, OpType.INVOKE, 0, List.of(new MicroOp.Append(key, aborted))));
+        checker.accept(new Op(1, 2, OpType.FAIL, 0, List.of(new MicroOp.Append(key, aborted))));
+        checker.accept(new Op(2, 3, OpType.INVOKE, 1, List.of(new MicroOp.Read(key, null), new MicroOp.Append(other, 1))));
+        checker.accept(new Op(3, 4, OpType.OK, 1,
+                List.of(new MicroOp.Read(key, new long[] {aborted}), new MicroOp.Append(other, 1))));
+        Verdict v = checker.finish();
+        assertTrue(v.anomalyTypes().contains(io.isowatch.anomaly.AnomalyType.G1A), v::toString);
+        return v;
     }
 
     @Test
