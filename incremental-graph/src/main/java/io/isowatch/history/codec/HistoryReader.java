@@ -135,7 +135,7 @@ public final class HistoryReader implements Closeable {
         Objects.requireNonNull(sourceName, "sourceName");
         Objects.requireNonNull(json, "json");
         Objects.requireNonNull(atoms, "atoms");
-        return new HistoryReader(sourceName, Format.JSON, new JsonOpReader(sourceName, json, atoms, identity));
+        return new HistoryReader(sourceName, Format.JSON, new JsonLinesOpReader(sourceName, json, atoms, identity));
     }
 
     /**

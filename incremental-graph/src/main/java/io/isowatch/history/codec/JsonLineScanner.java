@@ -39,6 +39,8 @@ final class JsonLineScanner {
     private static final int F_TYPE = 4;
     private static final int F_PROCESS = 8;
     private static final int F_VALUE = 16;
+    private static final int F_AGENT = 32;
+    private static final int F_SEQ = 64;
 
     /** Thrown, without a stack trace, to leave a line the scanner is not sure of. */
     private static final class Unsure extends RuntimeException {
@@ -50,13 +52,16 @@ final class JsonLineScanner {
     private static final Unsure NOT_SURE = new Unsure();
 
     private final OpBuilder ops;
+    /** Where the shipper's {@code agent} and {@code seq} go; null when nobody wants them (then they are skipped). */
+    private final ShippedIdentity identity;
     private byte[] b;
     private int p;
     private int end;
     private long lineNumber;
 
-    JsonLineScanner(OpBuilder ops) {
+    JsonLineScanner(OpBuilder ops, ShippedIdentity identity) {
         this.ops = ops;
+        this.identity = identity;
     }
 
     /**
@@ -77,6 +82,9 @@ final class JsonLineScanner {
                 return UNSURE;
             }
             ops.begin(line, p - start + 1);
+            if (identity != null) {
+                identity.clear();
+            }
             p++;
             readFields();
             skipSpace();
@@ -118,6 +126,17 @@ final class JsonLineScanner {
                 case F_TYPE -> ops.type(opType());
                 case F_PROCESS -> process();
                 case F_VALUE -> value();
+                case F_AGENT -> {
+                    int from = plainString();
+                    identity.agent(new String(b, from, p - 1 - from, StandardCharsets.US_ASCII));
+                }
+                case F_SEQ -> {
+                    long seq = plainInteger();
+                    if (seq < 0) {
+                        throw NOT_SURE;
+                    }
+                    identity.seq(seq);
+                }
                 default -> skipValue(0);
             }
             skipSpace();
@@ -132,7 +151,10 @@ final class JsonLineScanner {
         }
     }
 
-    /** The field's bit for the five fields the op is made of, 0 for any other (valid) name. */
+    /**
+     * The field's bit for the five fields the op is made of and, when someone wants them, the
+     * shipper's two; 0 for any other (valid) name.
+     */
     private int fieldName() {
         int from = plainString();
         int length = p - 1 - from;
@@ -150,6 +172,12 @@ final class JsonLineScanner {
         }
         if (same(from, length, "value")) {
             return F_VALUE;
+        }
+        if (identity != null && same(from, length, "agent")) {
+            return F_AGENT;
+        }
+        if (identity != null && same(from, length, "seq")) {
+            return F_SEQ;
         }
         return 0;
     }

@@ -26,13 +26,15 @@ import java.util.Arrays;
 final class JsonLinesOpReader implements OpSource {
 
     private static final int BUFFER_SIZE = 1 << 16;
+    private static final byte[] LINE_BREAK = {'\n'};
 
     private final String sourceName;
     private final InputStream in;
     private final OpBuilder ops;
+    private final ShippedIdentity identity;
     private final JsonLineScanner scanner;
 
-    private byte[] buffer = new byte[BUFFER_SIZE];
+    private byte[] buffer;
     private int position;
     private int limit;
     private boolean endOfInput;
@@ -48,10 +50,27 @@ final class JsonLinesOpReader implements OpSource {
     private JsonOpReader rest;
 
     JsonLinesOpReader(String sourceName, InputStream in, AtomTable atoms) {
+        this(sourceName, in, atoms, null);
+        buffer = new byte[BUFFER_SIZE];
+    }
+
+    /**
+     * Reads JSON held in memory, in place (the array is read, never written), handing each op
+     * map's shipper fields to {@code identity} when it is not null: a Kafka record's value.
+     */
+    JsonLinesOpReader(String sourceName, byte[] json, AtomTable atoms, ShippedIdentity identity) {
+        this(sourceName, InputStream.nullInputStream(), atoms, identity);
+        buffer = json;
+        limit = json.length;
+        endOfInput = true;
+    }
+
+    private JsonLinesOpReader(String sourceName, InputStream in, AtomTable atoms, ShippedIdentity identity) {
         this.sourceName = sourceName;
         this.in = in;
+        this.identity = identity;
         this.ops = new OpBuilder(sourceName, atoms);
-        this.scanner = new JsonLineScanner(ops);
+        this.scanner = new JsonLineScanner(ops, identity);
     }
 
     @Override
@@ -90,14 +109,16 @@ final class JsonLinesOpReader implements OpSource {
         while (first < end && (buffer[first] == ' ' || buffer[first] == '\t')) {
             first++;
         }
-        if (first == end || buffer[first] != '{' || hasLoneCarriageReturn(start, end)) {
+        // With the shipper's fields wanted, each op must be handed out before the next is read (the
+        // fields describe the op read last), so the general reader goes on without buffering a line.
+        if (identity != null || first == end || buffer[first] != '{' || hasLoneCarriageReturn(start, end)) {
             takeOverFrom(start);
             return;
         }
         long finishedBefore = ops.finished();
         long skippedBefore = ops.skipped();
         JsonOpReader alone = new JsonOpReader(sourceName, new ByteArrayInputStream(buffer, start, end - start),
-                ops, line - 1, true);
+                ops, identity, line - 1, true);
         try {
             for (Op op = alone.next(); op != null; op = alone.next()) {
                 lineOps.add(op);
@@ -125,9 +146,15 @@ final class JsonLinesOpReader implements OpSource {
     }
 
     private void takeOverFrom(int start) {
-        InputStream remaining = new SequenceInputStream(
-                new ByteArrayInputStream(buffer, start, limit - start), in);
-        rest = new JsonOpReader(sourceName, remaining, ops, line - 1, valueSeen);
+        InputStream remaining = new SequenceInputStream(new ByteArrayInputStream(buffer, start, limit - start), in);
+        long lineBase = line - 1;
+        if (line > 1) {
+            // Jackson skips a byte-order mark only at the very start of its input: past line 1, it
+            // starts on a line break, so that it reads this line as the reader of the whole input would.
+            remaining = new SequenceInputStream(new ByteArrayInputStream(LINE_BREAK), remaining);
+            lineBase--;
+        }
+        rest = new JsonOpReader(sourceName, remaining, ops, identity, lineBase, valueSeen);
     }
 
     /**

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
-import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
@@ -20,8 +19,9 @@ import java.util.regex.Pattern;
  * Reads Jepsen op maps from JSON: either a sequence of root-level objects (JSON lines; any
  * whitespace between them will do) or one root-level array of objects.
  *
- * <p>One Jackson streaming parser runs over the whole input, so memory stays bounded whatever
- * the file size. Field names come back interned from Jackson's symbol table; type and micro-op
+ * <p>The general reader: {@link JsonLinesOpReader} scans the usual op line itself and hands this
+ * reader the lines, or the rest of the input, it is not sure of. One Jackson streaming parser
+ * runs over what it is given, so memory stays bounded whatever the size. Field names come back interned from Jackson's symbol table; type and micro-op
  * names are matched on the parser's character buffer, so the common path allocates only the
  * ops themselves (and strings for string keys). Cost is linear in the input.
  */
@@ -49,40 +49,24 @@ final class JsonOpReader implements OpSource {
     /** Thread-safe and costly to build (its symbol tables), so shared. */
     private static final JsonFactory JSON = new JsonFactory();
 
-    JsonOpReader(String sourceName, InputStream in, AtomTable atoms) {
-        this(sourceName, new OpBuilder(sourceName, atoms), null, 0, false, () -> JSON.createParser(in));
-    }
-
-    JsonOpReader(String sourceName, byte[] json, AtomTable atoms, ShippedIdentity identity) {
-        this(sourceName, new OpBuilder(sourceName, atoms), identity, 0, false, () -> JSON.createParser(json));
-    }
-
     /**
-     * Reads on from the start of line {@code lineBase + 1} of an input whose earlier lines were
-     * read by someone else with the same {@code ops}. With {@code midInput}, a {@code [} here is
+     * Reads from the start of line {@code lineBase + 1} of an input whose earlier lines, if any,
+     * were read by someone else with the same {@code ops} (0 and false: a whole input). With {@code midInput}, a {@code [} here is
      * not the start of a root-level array but a fault, as it would be that far into the input.
+     * {@code identity}, when not null, receives the shipper's fields as for a record.
      */
-    JsonOpReader(String sourceName, InputStream rest, OpBuilder ops, long lineBase, boolean midInput) {
-        this(sourceName, ops, null, lineBase, midInput, () -> JSON.createParser(rest));
-    }
-
-    private JsonOpReader(String sourceName, OpBuilder ops, ShippedIdentity identity, long lineBase,
-            boolean midInput, ParserOpener opener) {
+    JsonOpReader(String sourceName, InputStream in, OpBuilder ops, ShippedIdentity identity, long lineBase,
+            boolean midInput) {
         this.sourceName = sourceName;
         this.identity = identity;
         this.ops = ops;
         this.lineBase = lineBase;
         this.started = midInput;
         try {
-            this.parser = opener.open();
+            this.parser = JSON.createParser(in);
         } catch (IOException e) {
             throw new UncheckedIOException(sourceName + ": cannot open: " + e.getMessage(), e);
         }
-    }
-
-    /** Makes the parser over one kind of input. */
-    private interface ParserOpener {
-        JsonParser open() throws IOException;
     }
 
     @Override

@@ -1,0 +1,74 @@
+package io.isowatch.bench;
+
+import io.isowatch.job.serde.HistoryRecordDeserializer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Stage 1's first cost: the stream job's decoding of shipped records (one op map with the
+ * shipper's {@code agent} and {@code seq}) into events, per record. The records are the first
+ * {@value #RECORDS} lines of a history file with the two fields added, as the shipper writes them.
+ * Put another commit's CLI jar first on the class path to compare decoders in one sitting.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 4)
+@Measurement(iterations = 3, time = 4)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+public class RecordDecodeBenchmark {
+
+    static final int RECORDS = 100_000;
+
+    @Param({"/tmp/isowatch-bench-list-append-contended-500000.jsonl"})
+    public String file;
+
+    private byte[][] values;
+    private final HistoryRecordDeserializer deserializer = new HistoryRecordDeserializer();
+
+    @Setup(Level.Trial)
+    public void load() throws IOException {
+        try (Stream<String> lines = Files.lines(Path.of(file))) {
+            List<String> first = lines.limit(RECORDS).toList();
+            values = new byte[first.size()][];
+            for (int i = 0; i < values.length; i++) {
+                String line = first.get(i);
+                values[i] = (line.substring(0, line.lastIndexOf('}')) + ",\"agent\":\"a1\",\"seq\":" + i + "}")
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /** Decodes every record once; the score is records per second. */
+    @Benchmark
+    @OperationsPerInvocation(RECORDS)
+    public long decode() {
+        long events = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (deserializer.decode(new ConsumerRecord<>("history", 0, i, null, values[i])) != null) {
+                events++;
+            }
+        }
+        return events;
+    }
+}
