@@ -41,9 +41,4 @@ public final class BytePages {
             capacity += PAGE;
         }
     }
-
-    /** How many slots exist. */
-    public int capacity() {
-        return capacity;
-    }
 }

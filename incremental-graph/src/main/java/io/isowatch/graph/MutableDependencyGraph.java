@@ -77,11 +77,13 @@ public final class MutableDependencyGraph implements DependencyGraph {
             return false;
         }
         int e = edges++;
-        source.ensure(e);
-        target.ensure(e);
-        nextOut.ensure(e);
-        nextIn.ensure(e);
-        kind.ensure(e);
+        if (e == source.capacity()) { // the five columns always grow together, a page at a time
+            source.ensure(e);
+            target.ensure(e);
+            nextOut.ensure(e);
+            nextIn.ensure(e);
+            kind.ensure(e);
+        }
         source.set(e, from);
         target.set(e, to);
         kind.set(e, (byte) edgeKind.ordinal());

@@ -44,8 +44,11 @@ final class JsonLinesOpReader implements OpSource {
     /** Whether a line with something other than whitespace has been read. */
     private boolean valueSeen;
 
-    /** Ops the general reader found on one line, still to hand out. */
-    private final ArrayDeque<Op> lineOps = new ArrayDeque<>();
+    /**
+     * Ops the general reader found on one line, still to hand out; made on first use (a Kafka
+     * record, read with the shipper's fields, never buffers a line).
+     */
+    private ArrayDeque<Op> lineOps;
     /** The general reader over the rest of the input, once it has taken over. */
     private JsonOpReader rest;
 
@@ -76,7 +79,7 @@ final class JsonLinesOpReader implements OpSource {
     @Override
     public Op next() {
         while (rest == null) {
-            if (!lineOps.isEmpty()) {
+            if (lineOps != null && !lineOps.isEmpty()) {
                 return lineOps.poll();
             }
             int end = nextLine();
@@ -119,6 +122,9 @@ final class JsonLinesOpReader implements OpSource {
         long skippedBefore = ops.skipped();
         JsonOpReader alone = new JsonOpReader(sourceName, new ByteArrayInputStream(buffer, start, end - start),
                 ops, identity, line - 1, true);
+        if (lineOps == null) {
+            lineOps = new ArrayDeque<>();
+        }
         try {
             for (Op op = alone.next(); op != null; op = alone.next()) {
                 lineOps.add(op);
