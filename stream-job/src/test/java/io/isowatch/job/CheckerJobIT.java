@@ -97,6 +97,62 @@ class CheckerJobIT {
         runAndCompare(options, histories, new Random(7), 40, "100ms");
     }
 
+    /**
+     * The options golden histories do not exercise, read by the job as {@code check} reads them and
+     * honoured alike: a cycle-search budget that runs out (the verdict becomes unknown), no model
+     * with named anomalies ({@code -c none -a ...}), and rw-register with every version-order
+     * source. Each run first makes sure the option changes check's own verdict, so the comparison
+     * could fail.
+     */
+    @Test
+    void generatedHistories_optionsGoldensLack_matchOfflineVerdicts() throws Exception {
+        List<History> listAppend = generated("list-append", ListAppendGenerator::generate);
+        CheckerOptions budget = CheckerOptions.defaults().withCycleSearchBudget(2);
+        assertChangesVerdict(budget, listAppend, "cycle-search-timeout");
+        runAndCompare(budget, listAppend, new Random(11), 40, "100ms");
+
+        CheckerOptions anomaliesOnly = CheckerOptions.defaults().withModels(Set.of()).withAnomalies(Set.of("G1c"));
+        assertChangesVerdict(anomaliesOnly, listAppend, null);
+        runAndCompare(anomaliesOnly, listAppend, new Random(12), 40, "100ms");
+
+        List<History> registers = generated("rw-register", io.isowatch.gen.RegisterGenerator::generate);
+        CheckerOptions allSources = CheckerOptions.defaults().withWorkload(io.isowatch.checker.Workload.RW_REGISTER)
+                .withRegisters(new io.isowatch.checker.RegisterOptions(true, true, true));
+        assertChangesVerdict(allSources, registers, null);
+        runAndCompare(allSources, registers, new Random(13), 40, "100ms");
+    }
+
+    /** Two generated histories with stale reads (so anomalies), one event per millisecond. */
+    private static List<History> generated(String name, java.util.function.Function<GeneratorOptions, List<Op>> generator) {
+        List<History> histories = new ArrayList<>();
+        for (long seed = 21; seed <= 22; seed++) {
+            GeneratorOptions gen = GeneratorOptions.defaults().withTxnCount(600).withSeed(seed).withStaleReadRate(0.05);
+            List<Op> ops = new ArrayList<>();
+            for (Op op : generator.apply(gen)) {
+                ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
+            }
+            histories.add(new History(name + "-" + seed, ops, new AtomTable()));
+        }
+        return histories;
+    }
+
+    /**
+     * Check's verdict under {@code options} differs from its verdict under the defaults (for the
+     * workload) for at least one of the histories, and, when {@code type} is given, names it.
+     */
+    private static void assertChangesVerdict(CheckerOptions options, List<History> histories, String type) {
+        CheckerOptions plain = CheckerOptions.defaults().withWorkload(options.workload());
+        boolean changed = false;
+        for (History h : histories) {
+            Map<String, Object> with = offline(options, h).verdict();
+            changed |= !with.equals(offline(plain, h).verdict());
+            if (type != null) {
+                assertTrue(String.valueOf(with.get("anomaly-types")).contains(type), () -> h.agent() + ": " + with);
+            }
+        }
+        assertTrue(changed, () -> "the options " + options + " change no verdict of these histories");
+    }
+
     private void runAndCompare(CheckerOptions checks, List<History> histories, Random random, int displacement,
                                String maxOutOfOrderness) throws Exception {
         HistoryEventJson json = new HistoryEventJson();
