@@ -12,10 +12,12 @@ import java.util.List;
 /**
  * Every transaction the checker has seen, in primitive arrays indexed by transaction id.
  *
- * <p>Ids are dense and given at invocation. Micro-ops are kept in a compact long encoding: a read
- * whose result is a prefix of its key's version order is stored as its length only and rebuilt
- * from the order on demand, so a million transactions cost tens of megabytes rather than
- * hundreds. The full op of a transaction is rebuilt only to explain a finding.
+ * <p>Ids are dense and given at invocation. Micro-ops are kept in a compact byte encoding: a tag
+ * byte per micro-op, then its key, value or length as zigzag varints (keys and values of real
+ * histories are small numbers, one to three bytes instead of eight); a read whose result is a
+ * prefix of its key's version order is stored as its length only and rebuilt from the order on
+ * demand. A million transactions cost tens of megabytes rather than hundreds. The full op of a
+ * transaction is rebuilt only to explain a finding.
  */
 final class TxnTable {
 
@@ -25,11 +27,11 @@ final class TxnTable {
     static final byte INFO = 2;
     static final byte FAIL = 3;
 
-    private static final long TAG_APPEND = 0;
-    private static final long TAG_WRITE = 1;
-    private static final long TAG_READ_NIL = 2;
-    private static final long TAG_READ_PREFIX = 3;
-    private static final long TAG_READ_INLINE = 4;
+    private static final byte TAG_APPEND = 0;
+    private static final byte TAG_WRITE = 1;
+    private static final byte TAG_READ_NIL = 2;
+    private static final byte TAG_READ_PREFIX = 3;
+    private static final byte TAG_READ_INLINE = 4;
 
     /** Rebuilds a read stored as a prefix of its key's version order. */
     interface PrefixSource {
@@ -43,7 +45,12 @@ final class TxnTable {
     private long[] invokeTime = new long[1024];
     private long[] completeIndex = new long[1024];
     private long[] completeTime = new long[1024];
-    private long[][] mops = new long[1024][];
+    private byte[][] mops = new byte[1024][];
+    /** Where the encoding being read continues ({@link #readLong}); one reader at a time. */
+    private int at;
+    /** Where {@link #encode} writes before copying out the exact length. */
+    private byte[] scratch = new byte[256];
+    private int written;
 
     int size() {
         return size;
@@ -94,11 +101,11 @@ final class TxnTable {
      * {@link #storeMicroOps} replaces the invocation's micro-ops. Allocates nothing.
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
-        long[] m = mops[id];
+        byte[] m = mops[id];
         int i = nextWrite(m, 0);
         for (int j = 0; j < completion.size(); j++) {
             MicroOp op = completion.get(j);
-            long tag;
+            byte tag;
             long value;
             if (op instanceof MicroOp.Append a) {
                 tag = TAG_APPEND;
@@ -109,18 +116,32 @@ final class TxnTable {
             } else {
                 continue;
             }
-            if (i >= m.length || m[i] != tag || m[i + 1] != op.key() || m[i + 2] != value) {
+            if (i >= m.length || m[i] != tag) {
                 return false;
             }
-            i = nextWrite(m, i + 3);
+            at = i + 1;
+            if (readLong(m) != op.key() || readLong(m) != value) {
+                return false;
+            }
+            i = nextWrite(m, at);
         }
         return i >= m.length;
     }
 
     /** The position of the first write at or after {@code i} in an encoding, or its length. */
-    private static int nextWrite(long[] m, int i) {
+    private int nextWrite(byte[] m, int i) {
         while (i < m.length && m[i] != TAG_APPEND && m[i] != TAG_WRITE) {
-            i += m[i] == TAG_READ_NIL ? 2 : m[i] == TAG_READ_INLINE ? 3 + (int) m[i + 2] : 3;
+            byte tag = m[i];
+            at = i + 1;
+            readLong(m); // the key
+            if (tag == TAG_READ_PREFIX) {
+                readLong(m);
+            } else if (tag == TAG_READ_INLINE) {
+                for (long n = readLong(m); n > 0; n--) {
+                    readLong(m);
+                }
+            }
+            i = at;
         }
         return i;
     }
@@ -166,28 +187,26 @@ final class TxnTable {
 
     /** The micro-ops of a transaction (its completion's, or its invocation's while pending). */
     List<MicroOp> microOps(int id, PrefixSource prefixes) {
-        long[] m = mops[id];
+        byte[] m = mops[id];
         List<MicroOp> out = new ArrayList<>();
-        int i = 0;
-        while (i < m.length) {
-            long tag = m[i];
-            long key = m[i + 1];
+        at = 0;
+        while (at < m.length) {
+            byte tag = m[at++];
+            long key = readLong(m);
             if (tag == TAG_APPEND) {
-                out.add(new MicroOp.Append(key, m[i + 2]));
-                i += 3;
+                out.add(new MicroOp.Append(key, readLong(m)));
             } else if (tag == TAG_WRITE) {
-                out.add(new MicroOp.Write(key, m[i + 2]));
-                i += 3;
+                out.add(new MicroOp.Write(key, readLong(m)));
             } else if (tag == TAG_READ_NIL) {
                 out.add(new MicroOp.Read(key, null));
-                i += 2;
             } else if (tag == TAG_READ_PREFIX) {
-                out.add(new MicroOp.Read(key, prefixes.prefix(key, (int) m[i + 2])));
-                i += 3;
+                out.add(new MicroOp.Read(key, prefixes.prefix(key, (int) readLong(m))));
             } else {
-                int n = (int) m[i + 2];
-                out.add(new MicroOp.Read(key, Arrays.copyOfRange(m, i + 3, i + 3 + n)));
-                i += 3 + n;
+                long[] values = new long[(int) readLong(m)];
+                for (int v = 0; v < values.length; v++) {
+                    values[v] = readLong(m);
+                }
+                out.add(new MicroOp.Read(key, values));
             }
         }
         return out;
@@ -210,46 +229,69 @@ final class TxnTable {
         return new Txn(id, invokeIndex[id], invokeTime[id], completion);
     }
 
-    private static long[] encode(List<MicroOp> value, boolean[] prefixRead) {
-        int n = 0;
+    private byte[] encode(List<MicroOp> value, boolean[] prefixRead) {
+        written = 0;
         for (int i = 0; i < value.size(); i++) {
             MicroOp op = value.get(i);
-            if (op instanceof MicroOp.Read r) {
-                n += !r.known() ? 2 : (prefixRead != null && prefixRead[i]) ? 3 : 3 + r.length();
-            } else {
-                n += 3;
-            }
-        }
-        long[] out = new long[n];
-        int p = 0;
-        for (int i = 0; i < value.size(); i++) {
-            MicroOp op = value.get(i);
-            out[p + 1] = op.key();
             if (op instanceof MicroOp.Append a) {
-                out[p] = TAG_APPEND;
-                out[p + 2] = a.value();
-                p += 3;
+                writeTag(TAG_APPEND, a.key());
+                writeLong(a.value());
             } else if (op instanceof MicroOp.Write w) {
-                out[p] = TAG_WRITE;
-                out[p + 2] = w.value();
-                p += 3;
+                writeTag(TAG_WRITE, w.key());
+                writeLong(w.value());
             } else {
                 MicroOp.Read r = (MicroOp.Read) op;
                 if (!r.known()) {
-                    out[p] = TAG_READ_NIL;
-                    p += 2;
+                    writeTag(TAG_READ_NIL, r.key());
                 } else if (prefixRead != null && prefixRead[i]) {
-                    out[p] = TAG_READ_PREFIX;
-                    out[p + 2] = r.length();
-                    p += 3;
+                    writeTag(TAG_READ_PREFIX, r.key());
+                    writeLong(r.length());
                 } else {
-                    out[p] = TAG_READ_INLINE;
-                    out[p + 2] = r.length();
-                    System.arraycopy(r.values(), 0, out, p + 3, r.length());
-                    p += 3 + r.length();
+                    writeTag(TAG_READ_INLINE, r.key());
+                    long[] values = r.values();
+                    writeLong(values.length);
+                    for (long v : values) {
+                        writeLong(v);
+                    }
                 }
             }
         }
-        return out;
+        return Arrays.copyOf(scratch, written);
+    }
+
+    private void writeTag(byte tag, long key) {
+        room(1);
+        scratch[written++] = tag;
+        writeLong(key);
+    }
+
+    /** Appends {@code v} zigzag-encoded as a varint: 7 bits a byte, low bits first, at most 10 bytes. */
+    private void writeLong(long v) {
+        room(10);
+        long z = (v << 1) ^ (v >> 63);
+        while ((z & ~0x7FL) != 0) {
+            scratch[written++] = (byte) ((z & 0x7F) | 0x80);
+            z >>>= 7;
+        }
+        scratch[written++] = (byte) z;
+    }
+
+    private void room(int bytes) {
+        if (written + bytes > scratch.length) {
+            scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, written + bytes));
+        }
+    }
+
+    /** Reads the varint at {@link #at} in {@code m} and moves past it. */
+    private long readLong(byte[] m) {
+        long z = 0;
+        int shift = 0;
+        byte b;
+        do {
+            b = m[at++];
+            z |= (long) (b & 0x7F) << shift;
+            shift += 7;
+        } while (b < 0);
+        return (z >>> 1) ^ -(z & 1);
     }
 }
