@@ -7,6 +7,7 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
+import io.isowatch.history.codec.HistoryEventJson;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -14,7 +15,15 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Jepsen values as JSON, the way elle-cli writes them: ops as maps, micro-ops as arrays. */
+/**
+ * Jepsen values as JSON, the way elle-cli writes them: ops as maps, micro-ops as arrays.
+ *
+ * <p>Ops, micro-ops, read values and atoms are written by {@link HistoryEventJson}, the one
+ * writer of ops as JSON, and spliced into the generator as raw values; only the register
+ * notation of reads is particular to findings. The findings' generators are compact (no pretty
+ * printer), so a spliced value reads exactly as the generator would have written it. A fresh
+ * writer per value: findings are few and small next to the events the wire format carries.
+ */
 final class JsonParts {
 
     /** Something that writes one JSON value. */
@@ -38,12 +47,7 @@ final class JsonParts {
 
     /** An atom as a JSON number (integers) or string (strings). */
     static void atom(JsonGenerator g, long atom, AtomTable atoms) throws IOException {
-        Object v = atoms.valueOf(atom);
-        if (v instanceof String s) {
-            g.writeString(s);
-        } else {
-            g.writeNumber(atom);
-        }
+        g.writeRawValue(new HistoryEventJson().atom(atom, atoms));
     }
 
     /** An atom as a JSON object key: the string itself, or the integer in decimal. */
@@ -51,61 +55,24 @@ final class JsonParts {
         return atoms.valueOf(atom).toString();
     }
 
+    /** A list of atoms. */
     static void list(JsonGenerator g, long[] values, AtomTable atoms) throws IOException {
-        g.writeStartArray();
-        for (long v : values) {
-            atom(g, v, atoms);
-        }
-        g.writeEndArray();
+        g.writeRawValue(new HistoryEventJson().readValue(values, atoms, false));
     }
 
     /** What a read saw: null when unknown, else a list, or one value in register notation. */
     static void readValue(JsonGenerator g, long[] values, AtomTable atoms, Notation n) throws IOException {
-        if (values == null || (n == Notation.RW_REGISTER && values.length == 0)) {
-            g.writeNull();
-        } else if (n == Notation.RW_REGISTER && values.length == 1) {
-            atom(g, values[0], atoms);
-        } else {
-            list(g, values, atoms);
-        }
+        g.writeRawValue(new HistoryEventJson().readValue(values, atoms, n == Notation.RW_REGISTER));
     }
 
     /** {@code ["append",k,v]}, {@code ["r",k,[..]]} or {@code ["w",k,v]}. */
     static void mop(JsonGenerator g, MicroOp mop, AtomTable atoms, Notation n) throws IOException {
-        g.writeStartArray();
-        if (mop instanceof MicroOp.Append a) {
-            g.writeString("append");
-            atom(g, a.key(), atoms);
-            atom(g, a.value(), atoms);
-        } else if (mop instanceof MicroOp.Write w) {
-            g.writeString("w");
-            atom(g, w.key(), atoms);
-            atom(g, w.value(), atoms);
-        } else {
-            MicroOp.Read r = (MicroOp.Read) mop;
-            g.writeString("r");
-            atom(g, r.key(), atoms);
-            readValue(g, r.values(), atoms, n);
-        }
-        g.writeEndArray();
+        g.writeRawValue(new HistoryEventJson().microOp(mop, atoms, n == Notation.RW_REGISTER));
     }
 
     /** An op as a Jepsen map: index, time (left out when -1), type, process, f, value. */
     static void op(JsonGenerator g, Op op, AtomTable atoms, Notation n) throws IOException {
-        g.writeStartObject();
-        g.writeNumberField("index", op.index());
-        if (op.time() != -1) {
-            g.writeNumberField("time", op.time());
-        }
-        g.writeStringField("type", op.type().jepsenName());
-        g.writeNumberField("process", op.process());
-        g.writeStringField("f", "txn");
-        g.writeArrayFieldStart("value");
-        for (MicroOp m : op.value()) {
-            mop(g, m, atoms, n);
-        }
-        g.writeEndArray();
-        g.writeEndObject();
+        g.writeRawValue(new HistoryEventJson().op(op, atoms, n == Notation.RW_REGISTER));
     }
 
     /**

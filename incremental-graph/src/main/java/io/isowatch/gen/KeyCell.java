@@ -3,11 +3,11 @@ package io.isowatch.gen;
 import java.util.Arrays;
 
 /**
- * One key of the simulated store: the list it holds and the next append value to hand out.
+ * One key of the simulated store: the list it holds.
  *
- * <p>Values are handed out when a transaction is invoked (as Jepsen's generator does), and
- * appended only when the transaction takes effect, so an aborted append leaves a gap and the
- * list's order is the order of effect, not of value. A retired cell stays reachable from the
+ * <p>Values are handed out by the {@link KeyPool} when a transaction is invoked, and appended
+ * only when the transaction takes effect, so an aborted append leaves a gap and the list's order
+ * is the order of effect, not of value. A retired key's cell stays reachable from the
  * transactions in flight that touch it and is collected after they take effect.
  */
 final class KeyCell {
@@ -15,8 +15,6 @@ final class KeyCell {
     private static final long[] EMPTY = new long[0];
 
     private final long key;
-    /** Elle numbers the appends of each key 1, 2, 3, ... */
-    private long nextValue = 1;
     private long[] elements = EMPTY;
     private int size;
 
@@ -26,15 +24,6 @@ final class KeyCell {
 
     long key() {
         return key;
-    }
-
-    /** Appends handed out so far, including those of aborted or unknown transactions. */
-    long valuesIssued() {
-        return nextValue - 1;
-    }
-
-    long issueValue() {
-        return nextValue++;
     }
 
     void append(long value) {

@@ -46,6 +46,8 @@ public abstract class StoreGenerator implements Iterator<Op> {
     private final GeneratorOptions options;
     private final SplittableRandom random;
     private final KeyPool keys;
+    /** The store's cell for each pool slot's key; replaced once the pool has retired that key. */
+    private final KeyCell[] cells;
     private final ClientThread[] threads;
     /** Threads that may still act, in {@code live[0, liveCount)}; a thread leaves once idle with nothing left to invoke. */
     private final int[] live;
@@ -66,7 +68,8 @@ public abstract class StoreGenerator implements Iterator<Op> {
         this.options = Objects.requireNonNull(options, "options");
         this.linearization = Objects.requireNonNull(linearization, "linearization");
         this.random = new SplittableRandom(options.seed());
-        this.keys = new KeyPool(options.keyCount(), options.keyDistribution());
+        this.keys = new KeyPool(0, options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
+        this.cells = new KeyCell[options.keyCount()];
         this.threads = new ClientThread[options.concurrency()];
         this.live = new int[options.concurrency()];
         for (int i = 0; i < threads.length; i++) {
@@ -140,8 +143,8 @@ public abstract class StoreGenerator implements Iterator<Op> {
 
     /**
      * Shapes a transaction as Elle's {@code wr-txns}: a length drawn from the range, then for
-     * each micro-op a kind and a key; an append to a key that has used up its values retires the
-     * key and draws the micro-op again without counting it.
+     * each micro-op a kind and a key; a write to a key that has used up its values retires the
+     * key and draws the micro-op again without counting it ({@link KeyPool#takeValue}).
      */
     private List<MicroOp> plan(ClientThread thread) {
         int length = options.minTxnLength() + random.nextInt(options.maxTxnLength() - options.minTxnLength() + 1);
@@ -150,18 +153,29 @@ public abstract class StoreGenerator implements Iterator<Op> {
         while (n < length) {
             boolean read = random.nextDouble() < options.readProbability();
             int slot = keys.pickSlot(random);
-            KeyCell cell = keys.cell(slot);
             if (read) {
-                ops[n] = new MicroOp.Read(cell.key(), null);
-            } else if (cell.valuesIssued() >= options.maxWritesPerKey()) {
-                keys.retire(slot);
-                continue;
+                ops[n] = new MicroOp.Read(keys.key(slot), null);
             } else {
-                ops[n] = write(cell.key(), cell.issueValue());
+                long value = keys.takeValue(slot);
+                if (value == KeyPool.RETIRED) {
+                    continue;
+                }
+                ops[n] = write(keys.key(slot), value);
             }
-            thread.cells[n++] = cell;
+            thread.cells[n++] = cell(slot);
         }
         return List.of(ops);
+    }
+
+    /** The store's cell of the key now in {@code slot}: a new, empty one once the pool has put a fresh key there. */
+    private KeyCell cell(int slot) {
+        KeyCell cell = cells[slot];
+        long key = keys.key(slot);
+        if (cell == null || cell.key() != key) {
+            cell = new KeyCell(key);
+            cells[slot] = cell;
+        }
+        return cell;
     }
 
     /** The transaction's linearization point: decide its outcome and apply it to the store. */

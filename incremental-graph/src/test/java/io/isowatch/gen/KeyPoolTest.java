@@ -2,10 +2,11 @@ package io.isowatch.gen;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class KeyPoolTest {
@@ -48,27 +49,73 @@ class KeyPoolTest {
     }
 
     @Test
-    void retire_putsOneMoreThanAnyKeyInTheSlot() {
-        KeyPool pool = new KeyPool(3, KeyDistribution.UNIFORM);
-        KeyCell old = pool.cell(1);
-        KeyCell fresh = pool.retire(1);
-        assertNotSame(old, fresh);
-        assertEquals(3, fresh.key());
-        assertEquals(4, pool.retire(1).key());
-        assertEquals(5, pool.retire(0).key());
-        assertEquals(2, pool.cell(2).key());
+    void exponentialPool_makesTheLastSlotsHot() {
+        int n = 10;
+        int[] counts = new int[n];
+        SplittableRandom random = new SplittableRandom(1);
+        KeyPool keys = new KeyPool(0, n, 1_000, KeyDistribution.EXPONENTIAL);
+        for (int i = 0; i < 100_000; i++) {
+            counts[keys.pickSlot(random)]++;
+        }
+        // Slot i has probability 2^i / (2^n - 1): the last slot about half the time.
+        assertTrue(Math.abs(counts[n - 1] / 100_000.0 - 512.0 / 1023) < 0.01, () -> Arrays.toString(counts));
+        assertTrue(Math.abs(counts[n - 2] / 100_000.0 - 256.0 / 1023) < 0.01, () -> Arrays.toString(counts));
+    }
+
+    @Test
+    void takeValue_numbersEachKeysValuesFromOne_upToMaxWrites() {
+        KeyPool pool = new KeyPool(0, 2, 3, KeyDistribution.UNIFORM);
+        assertEquals(1, pool.takeValue(0));
+        assertEquals(2, pool.takeValue(0));
+        assertEquals(1, pool.takeValue(1));
+        assertEquals(3, pool.takeValue(0));
+        assertEquals(0, pool.key(0), "a key that has handed out its last value stays until a write finds it used up");
+    }
+
+    @Test
+    void takeValue_onAUsedUpKey_retiresIt_forOneMoreThanAnyKeyInTheSlot() {
+        KeyPool pool = new KeyPool(0, 3, 1, KeyDistribution.UNIFORM);
+        assertEquals(1, pool.takeValue(1));
+        assertEquals(KeyPool.RETIRED, pool.takeValue(1));
+        assertEquals(3, pool.key(1));
+        assertEquals(1, pool.takeValue(1), "a fresh key numbers its values from 1 again");
+        assertEquals(KeyPool.RETIRED, pool.takeValue(1));
+        assertEquals(4, pool.key(1));
+        pool.takeValue(0);
+        assertEquals(KeyPool.RETIRED, pool.takeValue(0));
+        assertEquals(5, pool.key(0));
+        assertEquals(2, pool.key(2));
+    }
+
+    @Test
+    void firstKey_offsetsTheKeys_andTheFreshOnes() {
+        KeyPool pool = new KeyPool(1_000_000, 2, 1, KeyDistribution.UNIFORM);
+        assertEquals(1_000_000, pool.key(0));
+        assertEquals(1_000_001, pool.key(1));
+        pool.takeValue(0);
+        pool.takeValue(0);
+        assertEquals(1_000_002, pool.key(0));
+    }
+
+    @Test
+    void badSizes_areRejectedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new KeyPool(0, 0, 1, KeyDistribution.UNIFORM));
+        assertTrue(e.getMessage().startsWith("keyCount"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new KeyPool(0, 1, 0, KeyDistribution.UNIFORM));
+        assertTrue(e.getMessage().startsWith("maxWritesPerKey"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new KeyPool(-1, 1, 1, KeyDistribution.UNIFORM));
+        assertTrue(e.getMessage().startsWith("firstKey"), e.getMessage());
     }
 
     @Test
     void keyCell_snapshotsAreCopies() {
         KeyCell cell = new KeyCell(7);
         assertEquals(0, cell.snapshot().length);
-        assertEquals(1, cell.issueValue());
         cell.append(1);
         long[] before = cell.snapshot();
         cell.append(5);
         assertEquals(1, before.length);
         assertEquals(2, cell.snapshot().length);
-        assertEquals(1, cell.valuesIssued());
     }
 }

@@ -7,6 +7,7 @@ import io.isowatch.history.Op;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -18,16 +19,21 @@ import java.util.Arrays;
  * process, f, value ({@code time} left out when unknown, reads always as a list or null);
  * {@code agent} and {@code seq} carry the event's identity at the end. {@link HistoryReader}
  * ignores those two, so records concatenated with newlines form a readable history, and
- * {@link JsonLinesWriter} writes its lines with {@link #writeLine} without them. Keywords and
- * symbols go out as strings, their names ({@link AtomTable#valueOf}). A hand-written writer
- * rather than a JSON library: this runs once per shipped or written event, and a reused buffer
- * keeps it allocation-free apart from {@link #render}'s returned array.
+ * {@link JsonLinesWriter} writes its lines with {@link #writeLine} without them. The findings
+ * JSON ({@code io.isowatch.explain.FindingJson}) takes its ops, micro-ops, read values and atoms
+ * from {@link #op}, {@link #microOp}, {@link #readValue} and {@link #atom}, which differ only in
+ * that they may print reads in Elle's rw-register notation, as elle-cli does. Keywords and
+ * symbols go out as strings, their names ({@link AtomTable#valueOf}); a string escapes quotes,
+ * backslashes and control characters, with upper-case hex in backslash-u escapes as Jackson
+ * writes them, so the findings JSON kept its bytes when it moved to this writer. A hand-written
+ * writer rather than a JSON library: this runs once per shipped or written event, and a reused
+ * buffer keeps it allocation-free apart from {@link #render}'s returned array.
  *
  * <p>Not thread-safe; one per shipper thread.
  */
 public final class HistoryEventJson {
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     private byte[] buf = new byte[512];
     private int len;
@@ -39,7 +45,7 @@ public final class HistoryEventJson {
      */
     public byte[] render(HistoryEvent event, AtomTable atoms) {
         len = 0;
-        opFields(event.op(), atoms);
+        opFields(event.op(), atoms, false);
         ascii(",\"agent\":");
         string(event.source());
         ascii(",\"seq\":");
@@ -55,14 +61,68 @@ public final class HistoryEventJson {
      */
     public void writeLine(Op op, AtomTable atoms, OutputStream out) throws IOException {
         len = 0;
-        opFields(op, atoms);
+        opFields(op, atoms, false);
         put('}');
         put('\n');
         out.write(buf, 0, len);
     }
 
+    /**
+     * The op as one JSON object (its fields only, no newline), for a larger document. With
+     * {@code registerReads} its reads print as {@link #readValue} prints them.
+     *
+     * @throws IllegalArgumentException when a string atom is unknown to {@code atoms}
+     */
+    public String op(Op op, AtomTable atoms, boolean registerReads) {
+        len = 0;
+        opFields(op, atoms, registerReads);
+        put('}');
+        return text();
+    }
+
+    /**
+     * A micro-op as a JSON array: {@code ["append",k,v]}, {@code ["w",k,v]} or {@code ["r",k,..]}
+     * with the read's value as {@link #readValue} prints it.
+     *
+     * @throws IllegalArgumentException when a string atom is unknown to {@code atoms}
+     */
+    public String microOp(MicroOp m, AtomTable atoms, boolean registerReads) {
+        len = 0;
+        putMicroOp(m, atoms, registerReads);
+        return text();
+    }
+
+    /**
+     * What a read saw: {@code null} when unknown, else the list. With {@code registerReads}, as
+     * Elle prints an rw-register read: {@code null} also for the initial state (an empty list),
+     * and one value bare rather than in a list.
+     *
+     * @throws IllegalArgumentException when a string atom is unknown to {@code atoms}
+     */
+    public String readValue(long[] values, AtomTable atoms, boolean registerReads) {
+        len = 0;
+        putReadValue(values, atoms, registerReads);
+        return text();
+    }
+
+    /**
+     * A key or value: a JSON number, or a JSON string for a string atom.
+     *
+     * @throws IllegalArgumentException when a string atom is unknown to {@code atoms}
+     */
+    public String atom(long atom, AtomTable atoms) {
+        len = 0;
+        putAtom(atom, atoms);
+        return text();
+    }
+
+    /** The buffer as text; it holds ASCII and whole UTF-8 sequences only. */
+    private String text() {
+        return new String(buf, 0, len, StandardCharsets.UTF_8);
+    }
+
     /** The op's object up to, not including, its closing brace. */
-    private void opFields(Op op, AtomTable atoms) {
+    private void opFields(Op op, AtomTable atoms, boolean registerReads) {
         ascii("{\"index\":");
         number(op.index());
         if (op.time() != -1) {
@@ -80,44 +140,50 @@ public final class HistoryEventJson {
                 put(',');
             }
             first = false;
-            microOp(m, atoms);
+            putMicroOp(m, atoms, registerReads);
         }
         put(']');
     }
 
-    private void microOp(MicroOp m, AtomTable atoms) {
+    private void putMicroOp(MicroOp m, AtomTable atoms, boolean registerReads) {
         if (m instanceof MicroOp.Append a) {
             ascii("[\"append\",");
-            atom(a.key(), atoms);
+            putAtom(a.key(), atoms);
             put(',');
-            atom(a.value(), atoms);
+            putAtom(a.value(), atoms);
         } else if (m instanceof MicroOp.Write w) {
             ascii("[\"w\",");
-            atom(w.key(), atoms);
+            putAtom(w.key(), atoms);
             put(',');
-            atom(w.value(), atoms);
+            putAtom(w.value(), atoms);
         } else {
             MicroOp.Read r = (MicroOp.Read) m;
             ascii("[\"r\",");
-            atom(r.key(), atoms);
-            long[] values = r.values();
-            if (values == null) {
-                ascii(",null");
-            } else {
-                ascii(",[");
-                for (int i = 0; i < values.length; i++) {
-                    if (i > 0) {
-                        put(',');
-                    }
-                    atom(values[i], atoms);
-                }
-                put(']');
-            }
+            putAtom(r.key(), atoms);
+            put(',');
+            putReadValue(r.values(), atoms, registerReads);
         }
         put(']');
     }
 
-    private void atom(long atom, AtomTable atoms) {
+    private void putReadValue(long[] values, AtomTable atoms, boolean registerReads) {
+        if (values == null || registerReads && values.length == 0) {
+            ascii("null");
+        } else if (registerReads && values.length == 1) {
+            putAtom(values[0], atoms);
+        } else {
+            put('[');
+            for (int i = 0; i < values.length; i++) {
+                if (i > 0) {
+                    put(',');
+                }
+                putAtom(values[i], atoms);
+            }
+            put(']');
+        }
+    }
+
+    private void putAtom(long atom, AtomTable atoms) {
         if (AtomTable.isString(atom)) {
             string((String) atoms.valueOf(atom));
         } else {
