@@ -44,12 +44,15 @@ public final class CheckHeap {
                 checker.accept(op);
             }
         }
+        long settleStart = System.nanoTime();
         Verdict verdict = checker.finish();
-        double seconds = (System.nanoTime() - start) / 1e9;
+        long end = System.nanoTime();
+        double seconds = (end - start) / 1e9;
+        double settling = (end - settleStart) / 1e9;
         long live = liveHeapAfterFullGc() - baseline;
         long txns = checker.transactions();
-        System.out.printf(Locale.ROOT, "%s: %,d txns, valid=%s, %.2f s (one thread, no JVM start)%n",
-                file, txns, verdict.valid(), seconds);
+        System.out.printf(Locale.ROOT, "%s: %,d txns, valid=%s, %.2f s (one thread, no JVM start), of which finish() %.2f s%n",
+                file, txns, verdict.valid(), seconds, settling);
         System.out.printf(Locale.ROOT, "live heap after full GC: %,d bytes (%.1f MB) = %.1f bytes per transaction%n",
                 live, live / 1e6, (double) live / txns);
         String histogram = (String) ManagementFactory.getPlatformMBeanServer().invoke(
