@@ -1,9 +1,12 @@
 package io.isowatch.cycle;
 
 import io.isowatch.collect.IntList;
+import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.DependencyGraph;
 
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Keeps the strongly connected components of a growing graph and a topological order of their
@@ -17,6 +20,10 @@ import java.util.Arrays;
  * the order stays a topological order of the condensation. Amortised cost per edge is
  * proportional to the affected region.
  *
+ * <p>Memory: a node costs its position, union-find parent and search mark (12 bytes) and a bit
+ * saying whether it shares its component; member lists, sizes and tags exist only for components
+ * of more than one node, which an anomaly-free history hardly has.
+ *
  * <p>The caller adds edges to the graph first and then reports them here. Not thread-safe.
  */
 public final class IncrementalCycleIndex {
@@ -28,11 +35,15 @@ public final class IncrementalCycleIndex {
 
     private int[] ord = new int[1024];
     private int[] parent = new int[1024];
-    private int[] memberNext = new int[1024];
-    private int[] memberTail = new int[1024];
-    private int[] componentSize = new int[1024];
     private int[] mark = new int[1024];
-    private long[] tags = new long[1024];
+    /** One bit per node: set once it is in a component of more than one node. */
+    private long[] shared = new long[1024 / 64];
+    /** For nodes in shared components: the next member (absent for the last). */
+    private final LongIntMap memberNext = new LongIntMap();
+    /** For representatives of shared components: the last member and the size. */
+    private final LongIntMap memberTail = new LongIntMap();
+    private final LongIntMap componentSize = new LongIntMap();
+    private final Map<Integer, Long> tags = new HashMap<>();
     private int epoch;
     private int nodes;
     private int nextOrd;
@@ -52,19 +63,17 @@ public final class IncrementalCycleIndex {
                 int cap = ord.length + (ord.length >> 1); // 1.5x: less slack than doubling at millions of nodes
                 ord = Arrays.copyOf(ord, cap);
                 parent = Arrays.copyOf(parent, cap);
-                memberNext = Arrays.copyOf(memberNext, cap);
-                memberTail = Arrays.copyOf(memberTail, cap);
-                componentSize = Arrays.copyOf(componentSize, cap);
                 mark = Arrays.copyOf(mark, cap);
-                tags = Arrays.copyOf(tags, cap);
+                shared = Arrays.copyOf(shared, (cap + 63) >>> 6);
             }
             int n = nodes++;
             ord[n] = nextOrd++;
             parent[n] = n;
-            memberNext[n] = -1;
-            memberTail[n] = n;
-            componentSize[n] = 1;
         }
+    }
+
+    private boolean isShared(int node) {
+        return (shared[node >>> 6] & (1L << node)) != 0;
     }
 
     /** The representative of the component holding {@code node}. */
@@ -83,12 +92,17 @@ public final class IncrementalCycleIndex {
 
     /** Number of transactions in the component whose representative is {@code rep}. */
     public int componentSize(int rep) {
-        return componentSize[component(rep)];
+        int root = component(rep);
+        return isShared(root) ? componentSize.get(root) : 1;
     }
 
     /** The members of a component: start at the representative, follow {@link #nextMember}. */
     public int nextMember(int node) {
-        return memberNext[node];
+        if (!isShared(node)) {
+            return -1;
+        }
+        int next = memberNext.get(node);
+        return next == LongIntMap.MISSING ? -1 : next;
     }
 
     /**
@@ -101,7 +115,7 @@ public final class IncrementalCycleIndex {
         int rf = component(from);
         int rt = component(to);
         if (rf == rt) {
-            return componentSize[rf] > 1 ? rf : NO_CYCLE;
+            return isShared(rf) ? rf : NO_CYCLE;
         }
         if (ord[rf] < ord[rt]) {
             return NO_CYCLE;
@@ -135,7 +149,7 @@ public final class IncrementalCycleIndex {
                 reached = true;
                 continue;
             }
-            for (int m = rep; m >= 0; m = memberNext[m]) {
+            for (int m = rep; m >= 0; m = nextMember(m)) {
                 for (int e = graph.firstOut(m); e >= 0; e = graph.nextOut(e)) {
                     int t = component(graph.target(e));
                     if (mark[t] != visitMark && ord[t] <= upper) {
@@ -164,7 +178,7 @@ public final class IncrementalCycleIndex {
             int rep = stack.get(stack.size() - 1);
             stack.swapRemove(stack.size() - 1);
             backward.add(rep);
-            for (int m = rep; m >= 0; m = memberNext[m]) {
+            for (int m = rep; m >= 0; m = nextMember(m)) {
                 for (int e = graph.firstIn(m); e >= 0; e = graph.nextIn(e)) {
                     int s = component(graph.source(e));
                     int mk = mark[s];
@@ -196,16 +210,24 @@ public final class IncrementalCycleIndex {
     }
 
     private int union(int a, int b) {
-        if (componentSize[a] < componentSize[b]) {
+        if (componentSize(a) < componentSize(b)) {
             int t = a;
             a = b;
             b = t;
         }
+        int size = componentSize(a) + componentSize(b);
+        int tailA = isShared(a) ? memberTail.get(a) : a;
+        int tailB = isShared(b) ? memberTail.get(b) : b;
         parent[b] = a;
-        memberNext[memberTail[a]] = b;
-        memberTail[a] = memberTail[b];
-        componentSize[a] += componentSize[b];
-        tags[a] |= tags[b];
+        shared[a >>> 6] |= 1L << a;
+        shared[b >>> 6] |= 1L << b;
+        memberNext.put(tailA, b);
+        memberTail.put(a, tailB);
+        componentSize.put(a, size);
+        Long tagsOfB = tags.remove(b);
+        if (tagsOfB != null) {
+            tags.merge(a, tagsOfB, (x, y) -> x | y);
+        }
         ord[a] = Math.min(ord[a], ord[b]);
         return a;
     }
@@ -257,12 +279,12 @@ public final class IncrementalCycleIndex {
      * Merging components unites their bits.
      */
     public long tags(int node) {
-        return tags[component(node)];
+        return tags.getOrDefault(component(node), 0L);
     }
 
     /** Adds {@code bits} to the tags of {@code node}'s component. */
     public void addTags(int node, long bits) {
-        tags[component(node)] |= bits;
+        tags.merge(component(node), bits, (x, y) -> x | y);
     }
 
     /** The position of a component in the topological order (for tests). */
