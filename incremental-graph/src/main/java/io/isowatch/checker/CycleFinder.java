@@ -208,7 +208,7 @@ final class CycleFinder {
             searching:
             for (int from : members) {
                 for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
-                    int to = graph.target(e);
+                    int to = graph.target(from, e);
                     if (index.component(to) != rep) {
                         continue;
                     }

@@ -88,7 +88,7 @@ public final class CycleExistence {
         }
         for (int i = 0; i < members.length; i++) {
             for (int e = graph.firstOut(members[i]); e >= 0; e = graph.nextOut(e)) {
-                int j = local.get(graph.target(e));
+                int j = local.get(graph.target(members[i], e));
                 if (j == LongIntMap.MISSING) {
                     continue;
                 }

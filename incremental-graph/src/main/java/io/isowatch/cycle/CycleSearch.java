@@ -142,7 +142,7 @@ public final class CycleSearch {
     private int kindsBetween(int from, int to) {
         int mask = 0;
         for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
-            if (graph.target(e) == to) {
+            if (graph.target(from, e) == to) {
                 mask |= graph.kind(e).bit();
             }
         }
@@ -223,7 +223,7 @@ public final class CycleSearch {
             s = 1;
         }
         for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
-            int li = local.get(graph.target(e));
+            int li = local.get(graph.target(node, e));
             if (li == LongIntMap.MISSING) {
                 continue;
             }
@@ -262,7 +262,7 @@ public final class CycleSearch {
                 if (exhausted()) {
                     return Result.OUT_OF_BUDGET;
                 }
-                int t = graph.target(e);
+                int t = graph.target(node, e);
                 int li = local.get(t);
                 if (li == LongIntMap.MISSING || stamp[li] != s) {
                     continue;
@@ -371,7 +371,7 @@ public final class CycleSearch {
         int[] targetKinds = new int[16];
         int n = 0;
         for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
-            int li = local.get(graph.target(e));
+            int li = local.get(graph.target(node, e));
             if (li == LongIntMap.MISSING || stamp[li] != s) {
                 continue;
             }
@@ -385,7 +385,7 @@ public final class CycleSearch {
                     targets = Arrays.copyOf(targets, n * 2);
                     targetKinds = Arrays.copyOf(targetKinds, n * 2);
                 }
-                targets[n] = graph.target(e);
+                targets[n] = graph.target(node, e);
                 targetKinds[n++] = k;
             }
         }

@@ -151,7 +151,7 @@ public final class IncrementalCycleIndex {
             }
             for (int m = rep; m >= 0; m = nextMember(m)) {
                 for (int e = graph.firstOut(m); e >= 0; e = graph.nextOut(e)) {
-                    int t = component(graph.target(e));
+                    int t = component(graph.target(m, e));
                     if (mark[t] != visitMark && ord[t] <= upper) {
                         mark[t] = visitMark;
                         stack.add(t);
@@ -180,7 +180,7 @@ public final class IncrementalCycleIndex {
             backward.add(rep);
             for (int m = rep; m >= 0; m = nextMember(m)) {
                 for (int e = graph.firstIn(m); e >= 0; e = graph.nextIn(e)) {
-                    int s = component(graph.source(e));
+                    int s = component(graph.source(m, e));
                     int mk = mark[s];
                     if (mk == visitMark || mk == -visitMark || ord[s] < lower) {
                         continue;

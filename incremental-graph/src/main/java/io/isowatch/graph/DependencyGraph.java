@@ -28,9 +28,11 @@ public interface DependencyGraph {
     /** The next in-edge after {@code edge} into the same target, or -1. */
     int nextIn(int edge);
 
-    int source(int edge);
+    /** The target of {@code edge}, an out-edge of {@code from}: edges are reached from an end. */
+    int target(int from, int edge);
 
-    int target(int edge);
+    /** The source of {@code edge}, an in-edge of {@code to}. */
+    int source(int to, int edge);
 
     EdgeKind kind(int edge);
 

@@ -246,7 +246,7 @@ class RegisterCheckerTest {
         Set<String> out = new TreeSet<>();
         for (int n = 0; n < g.nodeCount(); n++) {
             for (int e = g.firstOut(n); e >= 0; e = g.nextOut(e)) {
-                out.add(g.source(e) + " " + g.kind(e).elleName() + " " + g.target(e));
+                out.add(n + " " + g.kind(e).elleName() + " " + g.target(n, e));
             }
         }
         return out;
