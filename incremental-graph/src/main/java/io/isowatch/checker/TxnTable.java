@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.Txn;
+import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
@@ -40,10 +41,11 @@ final class TxnTable {
 
     private int size;
     private byte[] status = new byte[1024];
-    private long[] process = new long[1024];
-    private long[] invokeIndex = new long[1024];
+    /** Process ids and indices fit an int in real histories (kept as longs only if one does not). */
+    private final NarrowLongColumn process = new NarrowLongColumn(1024);
+    private final NarrowLongColumn invokeIndex = new NarrowLongColumn(1024);
     private long[] invokeTime = new long[1024];
-    private long[] completeIndex = new long[1024];
+    private final NarrowLongColumn completeIndex = new NarrowLongColumn(1024);
     private long[] completeTime = new long[1024];
     private byte[][] mops = new byte[1024][];
     /** Where the encoding being read continues ({@link #readLong}); one reader at a time. */
@@ -61,19 +63,19 @@ final class TxnTable {
         if (size == status.length) {
             int cap = size + (size >> 1); // 1.5x: less slack than doubling in tables of millions
             status = Arrays.copyOf(status, cap);
-            process = Arrays.copyOf(process, cap);
-            invokeIndex = Arrays.copyOf(invokeIndex, cap);
+            process.grow(cap);
+            invokeIndex.grow(cap);
             invokeTime = Arrays.copyOf(invokeTime, cap);
-            completeIndex = Arrays.copyOf(completeIndex, cap);
+            completeIndex.grow(cap);
             completeTime = Arrays.copyOf(completeTime, cap);
             mops = Arrays.copyOf(mops, cap);
         }
         int id = size++;
         status[id] = PENDING;
-        process[id] = invoke.process();
-        invokeIndex[id] = invoke.index();
+        process.set(id, invoke.process());
+        invokeIndex.set(id, invoke.index());
         invokeTime[id] = invoke.time();
-        completeIndex[id] = -1;
+        completeIndex.set(id, -1);
         completeTime[id] = -1;
         mops[id] = encode(invoke.value(), null);
         return id;
@@ -82,7 +84,7 @@ final class TxnTable {
     /** Records a completion's outcome, index and time; its micro-ops follow with {@link #storeMicroOps}. */
     void complete(int id, Op completion) {
         status[id] = statusOf(completion.type());
-        completeIndex[id] = completion.index();
+        completeIndex.set(id, completion.index());
         completeTime[id] = completion.time();
     }
 
@@ -166,11 +168,11 @@ final class TxnTable {
     }
 
     long process(int id) {
-        return process[id];
+        return process.get(id);
     }
 
     long invokeIndex(int id) {
-        return invokeIndex[id];
+        return invokeIndex.get(id);
     }
 
     long invokeTime(int id) {
@@ -178,7 +180,7 @@ final class TxnTable {
     }
 
     long completeIndex(int id) {
-        return completeIndex[id];
+        return completeIndex.get(id);
     }
 
     long completeTime(int id) {
@@ -224,9 +226,9 @@ final class TxnTable {
             default -> OpType.INVOKE;
         };
         boolean complete = type != OpType.INVOKE;
-        Op completion = new Op(complete ? completeIndex[id] : invokeIndex[id],
-                complete ? completeTime[id] : invokeTime[id], type, process[id], microOps(id, prefixes));
-        return new Txn(id, invokeIndex[id], invokeTime[id], completion);
+        Op completion = new Op(complete ? completeIndex.get(id) : invokeIndex.get(id),
+                complete ? completeTime[id] : invokeTime[id], type, process.get(id), microOps(id, prefixes));
+        return new Txn(id, invokeIndex.get(id), invokeTime[id], completion);
     }
 
     private byte[] encode(List<MicroOp> value, boolean[] prefixRead) {
