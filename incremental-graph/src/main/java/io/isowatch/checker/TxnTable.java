@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.Txn;
+import io.isowatch.collect.BytePages;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -17,8 +18,11 @@ import java.util.List;
  * byte per micro-op, then its key, value or length as zigzag varints (keys and values of real
  * histories are small numbers, one to three bytes instead of eight); a read whose result is a
  * prefix of its key's version order is stored as its length only and rebuilt from the order on
- * demand. A million transactions cost tens of megabytes rather than hundreds. The full op of a
- * transaction is rebuilt only to explain a finding.
+ * demand. A completed transaction's encoding is appended to one paged arena, behind its length,
+ * so it costs no array header and no padding; only pending transactions (about as many as there
+ * are clients) keep theirs in an array of their own, which the completion replaces. A million
+ * transactions cost tens of megabytes rather than hundreds. The full op of a transaction is
+ * rebuilt only to explain a finding.
  */
 final class TxnTable {
 
@@ -47,7 +51,12 @@ final class TxnTable {
     private long[] invokeTime = new long[1024];
     private final NarrowLongColumn completeIndex = new NarrowLongColumn(1024);
     private long[] completeTime = new long[1024];
-    private byte[][] mops = new byte[1024][];
+    /** The invocation's encoded micro-ops while a transaction is pending, then null. */
+    private byte[][] pendingMops = new byte[1024][];
+    /** Where a completed transaction's encoding starts in {@link #arena}: its length, then it. */
+    private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
+    private final BytePages arena = new BytePages((byte) 0);
+    private long arenaEnd;
     /** Where the encoding being read continues ({@link #readLong}); one reader at a time. */
     private int at;
     /** Where {@link #encode} writes before copying out the exact length. */
@@ -68,7 +77,8 @@ final class TxnTable {
             invokeTime = Arrays.copyOf(invokeTime, cap);
             completeIndex.grow(cap);
             completeTime = Arrays.copyOf(completeTime, cap);
-            mops = Arrays.copyOf(mops, cap);
+            pendingMops = Arrays.copyOf(pendingMops, cap);
+            mopsAt.grow(cap);
         }
         int id = size++;
         status[id] = PENDING;
@@ -77,7 +87,8 @@ final class TxnTable {
         invokeTime[id] = invoke.time();
         completeIndex.set(id, -1);
         completeTime[id] = -1;
-        mops[id] = encode(invoke.value(), null);
+        encode(invoke.value(), null);
+        pendingMops[id] = Arrays.copyOf(scratch, written);
         return id;
     }
 
@@ -94,7 +105,49 @@ final class TxnTable {
      * kept).
      */
     void storeMicroOps(int id, List<MicroOp> value, boolean[] prefixRead) {
-        mops[id] = encode(value, prefixRead);
+        encode(value, prefixRead);
+        pendingMops[id] = null;
+        mopsAt.set(id, arenaEnd);
+        int lengthBytes = varintLength(written);
+        arena.ensure(arenaEnd + lengthBytes + written - 1);
+        for (int n = written; ; n >>>= 7) { // the length, as an unsigned varint
+            if ((n & ~0x7F) == 0) {
+                arena.set(arenaEnd++, (byte) n);
+                break;
+            }
+            arena.set(arenaEnd++, (byte) ((n & 0x7F) | 0x80));
+        }
+        arena.set(arenaEnd, scratch, written);
+        arenaEnd += written;
+    }
+
+    private static int varintLength(int n) {
+        int bytes = 1;
+        while ((n & ~0x7F) != 0) {
+            n >>>= 7;
+            bytes++;
+        }
+        return bytes;
+    }
+
+    /** A transaction's encoding: its own array while pending, else a copy out of the arena. */
+    private byte[] encoding(int id) {
+        byte[] pending = pendingMops[id];
+        if (pending != null) {
+            return pending;
+        }
+        long i = mopsAt.get(id);
+        int length = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = arena.get(i++);
+            length |= (b & 0x7F) << shift;
+            if (b >= 0) {
+                break;
+            }
+        }
+        byte[] m = new byte[length];
+        arena.get(i, m, length);
+        return m;
     }
 
     /**
@@ -103,7 +156,7 @@ final class TxnTable {
      * {@link #storeMicroOps} replaces the invocation's micro-ops. Allocates nothing.
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
-        byte[] m = mops[id];
+        byte[] m = pendingMops[id];
         int i = nextWrite(m, 0);
         for (int j = 0; j < completion.size(); j++) {
             MicroOp op = completion.get(j);
@@ -189,7 +242,7 @@ final class TxnTable {
 
     /** The micro-ops of a transaction (its completion's, or its invocation's while pending). */
     List<MicroOp> microOps(int id, PrefixSource prefixes) {
-        byte[] m = mops[id];
+        byte[] m = encoding(id);
         List<MicroOp> out = new ArrayList<>();
         at = 0;
         while (at < m.length) {
@@ -231,7 +284,8 @@ final class TxnTable {
         return new Txn(id, invokeIndex.get(id), invokeTime[id], completion);
     }
 
-    private byte[] encode(List<MicroOp> value, boolean[] prefixRead) {
+    /** Encodes micro-ops into {@link #scratch}, {@link #written} bytes long. */
+    private void encode(List<MicroOp> value, boolean[] prefixRead) {
         written = 0;
         for (int i = 0; i < value.size(); i++) {
             MicroOp op = value.get(i);
@@ -258,7 +312,6 @@ final class TxnTable {
                 }
             }
         }
-        return Arrays.copyOf(scratch, written);
     }
 
     private void writeTag(byte tag, long key) {

@@ -2,7 +2,10 @@ package io.isowatch.collect;
 
 import java.util.Arrays;
 
-/** The byte counterpart of {@link IntPages}: slots that grow by whole pages. Not thread-safe. */
+/**
+ * The byte counterpart of {@link IntPages}: slots that grow by whole pages, indexed by a long
+ * (an arena of encoded records may outgrow an int's range). Not thread-safe.
+ */
 public final class BytePages {
 
     static final int SHIFT = IntPages.SHIFT;
@@ -11,25 +14,45 @@ public final class BytePages {
 
     private final byte fill;
     private byte[][] pages = new byte[8][];
-    private int capacity;
+    private long capacity;
 
     /** New pages hold {@code fill} in every slot. */
     public BytePages(byte fill) {
         this.fill = fill;
     }
 
-    public byte get(int i) {
-        return pages[i >>> SHIFT][i & MASK];
+    public byte get(long i) {
+        return pages[(int) (i >>> SHIFT)][(int) i & MASK];
     }
 
-    public void set(int i, byte value) {
-        pages[i >>> SHIFT][i & MASK] = value;
+    public void set(long i, byte value) {
+        pages[(int) (i >>> SHIFT)][(int) i & MASK] = value;
+    }
+
+    /** Copies {@code length} bytes from {@code from} on into {@code into} from 0. */
+    public void get(long from, byte[] into, int length) {
+        for (int done = 0; done < length; ) {
+            long i = from + done;
+            int n = Math.min(length - done, PAGE - ((int) i & MASK));
+            System.arraycopy(pages[(int) (i >>> SHIFT)], (int) i & MASK, into, done, n);
+            done += n;
+        }
+    }
+
+    /** Copies {@code length} bytes of {@code bytes} to slots {@code at..}; they must exist. */
+    public void set(long at, byte[] bytes, int length) {
+        for (int done = 0; done < length; ) {
+            long i = at + done;
+            int n = Math.min(length - done, PAGE - ((int) i & MASK));
+            System.arraycopy(bytes, done, pages[(int) (i >>> SHIFT)], (int) i & MASK, n);
+            done += n;
+        }
     }
 
     /** Slots {@code 0..i} exist afterwards. */
-    public void ensure(int i) {
+    public void ensure(long i) {
         while (i >= capacity) {
-            int page = capacity >>> SHIFT;
+            int page = (int) (capacity >>> SHIFT);
             if (page == pages.length) {
                 pages = Arrays.copyOf(pages, page * 2);
             }

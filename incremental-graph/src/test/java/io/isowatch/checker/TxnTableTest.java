@@ -46,6 +46,41 @@ class TxnTableTest {
         assertSame(mops, table.microOps(id, ORDER));
     }
 
+    /**
+     * Many transactions, completed in any order and some never: each reads back its own
+     * micro-ops, the invocation's while pending, including encodings that cross the arena's pages.
+     */
+    @Property(tries = 100)
+    void manyTransactions_completedInAnyOrder_readBackTheirOwn(
+            @ForAll("transactions") List<List<MicroOp>> txns, @ForAll java.util.Random random) {
+        TxnTable table = new TxnTable();
+        List<Integer> ids = new ArrayList<>();
+        for (List<MicroOp> mops : txns) {
+            ids.add(table.invoke(new Op(ids.size(), 0, OpType.INVOKE, ids.size(), mops)));
+        }
+        List<Integer> completing = new ArrayList<>(ids);
+        java.util.Collections.shuffle(completing, random);
+        completing = completing.subList(0, completing.size() * 3 / 4);
+        for (int id : completing) {
+            List<MicroOp> mops = txns.get(id);
+            table.complete(id, new Op(txns.size() + id, 1, OpType.OK, id, mops));
+            table.storeMicroOps(id, mops, new boolean[mops.size()]);
+        }
+        for (int id : ids) {
+            assertSame(txns.get(id), table.microOps(id, ORDER));
+        }
+    }
+
+    @Provide
+    Arbitrary<List<List<MicroOp>>> transactions() {
+        Arbitrary<MicroOp> longRead = Arbitraries.longs().list().ofMinSize(300).ofMaxSize(900)
+                .map(vs -> new MicroOp.Read(1, vs.stream().mapToLong(Long::longValue).toArray()));
+        Arbitrary<List<MicroOp>> txn = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(9, microOps()),
+                net.jqwik.api.Tuple.of(1, longRead.map(r -> List.of(r))));
+        return txn.list().ofMinSize(1).ofMaxSize(120);
+    }
+
     @Test
     void sameWrites_comparesKindKeyValueAndOrderOfWritesOnly() {
         TxnTable table = new TxnTable();
