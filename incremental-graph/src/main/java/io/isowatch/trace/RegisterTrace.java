@@ -1,11 +1,11 @@
 package io.isowatch.trace;
 
 import io.isowatch.collect.IntList;
+import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.EdgeKind;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * The version trace of one read-write register, as Elle's rw-register checker infers it.
@@ -24,40 +24,48 @@ import java.util.List;
  * last write. Every edge is final when made. Costs: O(1) per read and write plus O(degree) per
  * version edge; a cycle check costs the size of the key's version graph, which is small because
  * keys are retired. Not thread-safe.
+ *
+ * <p>Versions are numbered from 0 (nil) in order of first mention and stored as columns, one
+ * primitive array per field indexed by version, with the four per-version lists of readers and
+ * neighbours in one {@link IntListPool}: a history of a million transactions has over a million
+ * versions, and an object per version and per list cost more than the data they held. The
+ * version graph's columns (successors, predecessors, search marks) are made with the trace's
+ * first version edge: only the optional sources of version order make any.
  */
 public final class RegisterTrace {
 
     private static final int NIL = 0;
+    private static final int FIRST_CAPACITY = 4;
+    private static final byte INTERMEDIATE = 1;
+    private static final byte WRITER_FINAL = 2;
 
     private final long key;
     private final LongIntMap nodeOf = new LongIntMap();
-    private final List<Version> versions = new ArrayList<>();
     /** Committed transactions whose last write of this key is some version: nil precedes them all. */
     private final IntList finalWriters = new IntList();
+    private final IntListPool lists = new IntListPool();
 
-    /** One version: who wrote it, who read it, and what it is ordered against. */
-    private static final class Version {
-        final long value;
-        int writer = -1;
-        boolean intermediate;
-        boolean writerFinal;
-        IntList readers;
-        /** Readers whose read of this value was not their first of the key (checked, never ordered). */
-        IntList laterReaders;
-        IntList successors;
-        IntList predecessors;
-        int mark;
-
-        Version(long value) {
-            this.value = value;
-        }
-    }
+    private int versions;
+    private long[] values = new long[FIRST_CAPACITY];
+    /** The transaction that claimed each version, or -1. */
+    private int[] writers = new int[FIRST_CAPACITY];
+    /** {@link #INTERMEDIATE} and {@link #WRITER_FINAL} bits per version. */
+    private byte[] flags = new byte[FIRST_CAPACITY];
+    /** Heads in {@link #lists}: readers of each version whose read was their first of the key. */
+    private int[] readers = new int[FIRST_CAPACITY];
+    /** Heads of readers whose read of the version was not their first of the key (checked, never ordered). */
+    private int[] laterReaders = new int[FIRST_CAPACITY];
+    /** Heads of each version's neighbours in the version graph; null until its first edge. */
+    private int[] successors;
+    private int[] predecessors;
+    /** The {@link #markEpoch} of the last path search that reached each version; null with {@link #successors}. */
+    private int[] marks;
 
     private int markEpoch;
 
     public RegisterTrace(long key) {
         this.key = key;
-        versions.add(new Version(TraceListener.NIL));
+        addVersion(TraceListener.NIL);
     }
 
     public long key() {
@@ -67,11 +75,50 @@ public final class RegisterTrace {
     private int node(long value) {
         int n = nodeOf.get(value);
         if (n == LongIntMap.MISSING) {
-            n = versions.size();
-            versions.add(new Version(value));
+            n = addVersion(value);
             nodeOf.put(value, n);
         }
         return n;
+    }
+
+    private int addVersion(long value) {
+        if (versions == values.length) {
+            grow(versions + (versions >> 1));
+        }
+        int n = versions++;
+        values[n] = value;
+        writers[n] = -1;
+        return n;
+    }
+
+    /**
+     * Grows every column to {@code capacity}. Callers grow by half rather than doubling: the
+     * columns of all traces together hold a row per version, and the smaller step leaves less
+     * of them unused.
+     */
+    private void grow(int capacity) {
+        values = Arrays.copyOf(values, capacity);
+        writers = Arrays.copyOf(writers, capacity);
+        flags = Arrays.copyOf(flags, capacity);
+        readers = Arrays.copyOf(readers, capacity);
+        laterReaders = Arrays.copyOf(laterReaders, capacity);
+        if (successors != null) {
+            successors = Arrays.copyOf(successors, capacity);
+            predecessors = Arrays.copyOf(predecessors, capacity);
+            marks = Arrays.copyOf(marks, capacity);
+        }
+    }
+
+    private int successorsOf(int n) {
+        return successors == null ? IntListPool.EMPTY : successors[n];
+    }
+
+    private int predecessorsOf(int n) {
+        return predecessors == null ? IntListPool.EMPTY : predecessors[n];
+    }
+
+    private boolean is(int n, byte flag) {
+        return (flags[n] & flag) != 0;
     }
 
     /**
@@ -80,19 +127,19 @@ public final class RegisterTrace {
      * value, or {@link LongIntMap#MISSING}.
      */
     public int claim(long value, int txn, boolean intermediate, TraceListener out) {
-        Version v = versions.get(node(value));
-        if (v.writer >= 0) {
-            return v.writer;
+        int v = node(value);
+        if (writers[v] >= 0) {
+            return writers[v];
         }
-        v.writer = txn;
-        v.intermediate = intermediate;
+        writers[v] = txn;
         if (intermediate) {
+            flags[v] |= INTERMEDIATE;
             // Committed reads that saw this value before its invocation arrived read an
             // intermediate state.
-            for (IntList list : new IntList[] {v.readers, v.laterReaders}) {
-                for (int i = 0; list != null && i < list.size(); i++) {
-                    if (list.get(i) != txn) {
-                        out.intermediateRead(list.get(i), key, value, txn);
+            for (int list : new int[] {readers[v], laterReaders[v]}) {
+                for (int i = 0; i < lists.size(list); i++) {
+                    if (lists.get(list, i) != txn) {
+                        out.intermediateRead(lists.get(list, i), key, value, txn);
                     }
                 }
             }
@@ -103,7 +150,7 @@ public final class RegisterTrace {
     /** The transaction that wrote {@code value}, or {@link LongIntMap#MISSING}. */
     public int writerOf(long value) {
         int n = nodeOf.get(value);
-        return n == LongIntMap.MISSING || versions.get(n).writer < 0 ? LongIntMap.MISSING : versions.get(n).writer;
+        return n == LongIntMap.MISSING || writers[n] < 0 ? LongIntMap.MISSING : writers[n];
     }
 
     /**
@@ -111,65 +158,56 @@ public final class RegisterTrace {
      * readers already seen, and ww and rw along the version graph, starting with nil's readers.
      */
     public void committedWrite(int txn, long value, TxnStatus status, TraceListener out) {
-        Version v = versions.get(node(value));
-        v.writerFinal = true;
+        int v = node(value);
+        flags[v] |= WRITER_FINAL;
         finalWriters.add(txn);
-        if (v.readers != null) {
-            for (int i = 0; i < v.readers.size(); i++) {
-                out.edge(txn, v.readers.get(i), EdgeKind.WR);
-            }
+        int read = readers[v];
+        for (int i = 0; i < lists.size(read); i++) {
+            out.edge(txn, lists.get(read, i), EdgeKind.WR);
         }
-        antiDependOnNil(txn, out);
-        if (v.predecessors != null) {
-            for (int i = 0; i < v.predecessors.size(); i++) {
-                Version before = versions.get(v.predecessors.get(i));
-                if (before.writerFinal && status.committed(before.writer)) {
-                    out.edge(before.writer, txn, EdgeKind.WW);
-                }
-                readersPrecede(before, txn, out);
+        readersPrecede(NIL, txn, out);
+        int before = predecessorsOf(v);
+        for (int i = 0; i < lists.size(before); i++) {
+            int b = lists.get(before, i);
+            if (committedFinal(b, status)) {
+                out.edge(writers[b], txn, EdgeKind.WW);
             }
+            readersPrecede(b, txn, out);
         }
-        if (v.successors != null) {
-            for (int i = 0; i < v.successors.size(); i++) {
-                Version after = versions.get(v.successors.get(i));
-                if (after.writerFinal && status.committed(after.writer)) {
-                    out.edge(txn, after.writer, EdgeKind.WW);
-                }
+        int after = successorsOf(v);
+        for (int i = 0; i < lists.size(after); i++) {
+            int a = lists.get(after, i);
+            if (committedFinal(a, status)) {
+                out.edge(txn, writers[a], EdgeKind.WW);
             }
         }
     }
 
-    private void antiDependOnNil(int writer, TraceListener out) {
-        IntList nilReaders = versions.get(NIL).readers;
-        if (nilReaders != null) {
-            for (int i = 0; i < nilReaders.size(); i++) {
-                out.edge(nilReaders.get(i), writer, EdgeKind.RW);
-            }
-        }
+    /** Whether version {@code n} is the final write of a committed transaction. */
+    private boolean committedFinal(int n, TxnStatus status) {
+        return is(n, WRITER_FINAL) && status.committed(writers[n]);
     }
 
-    private static void readersPrecede(Version before, int writer, TraceListener out) {
-        if (before.readers != null) {
-            for (int i = 0; i < before.readers.size(); i++) {
-                out.edge(before.readers.get(i), writer, EdgeKind.RW);
-            }
+    private void readersPrecede(int before, int writer, TraceListener out) {
+        int read = readers[before];
+        for (int i = 0; i < lists.size(read); i++) {
+            out.edge(lists.get(read, i), writer, EdgeKind.RW);
         }
     }
 
     /** The writer of {@code value} aborted: every committed read of it so far is an aborted read. */
     public void abortedWrite(int txn, long value, TraceListener out) {
-        Version v = versions.get(node(value));
-        int reader = firstReader(v);
+        int reader = firstReader(node(value));
         if (reader >= 0 && reader != txn) {
             out.abortedRead(reader, key, value, txn);
         }
     }
 
-    private static int firstReader(Version v) {
-        if (v.readers != null && v.readers.size() > 0) {
-            return v.readers.get(0);
+    private int firstReader(int v) {
+        if (lists.size(readers[v]) > 0) {
+            return lists.get(readers[v], 0);
         }
-        return v.laterReaders != null && v.laterReaders.size() > 0 ? v.laterReaders.get(0) : -1;
+        return lists.size(laterReaders[v]) > 0 ? lists.get(laterReaders[v], 0) : -1;
     }
 
     /**
@@ -179,25 +217,24 @@ public final class RegisterTrace {
      */
     public void committedRead(int reader, boolean nil, long value, TxnStatus status, TraceListener out) {
         if (nil) {
-            Version initial = versions.get(NIL);
-            add(initial, reader);
+            readers[NIL] = lists.add(readers[NIL], reader);
             for (int i = 0; i < finalWriters.size(); i++) {
                 out.edge(reader, finalWriters.get(i), EdgeKind.RW);
             }
             return;
         }
-        Version v = versions.get(node(value));
-        add(v, reader);
+        int v = node(value);
+        readers[v] = lists.add(readers[v], reader);
         badRead(v, reader, status, out);
-        if (v.writer >= 0 && v.writer != reader && !v.intermediate && v.writerFinal && status.committed(v.writer)) {
-            out.edge(v.writer, reader, EdgeKind.WR);
+        int writer = writers[v];
+        if (writer >= 0 && writer != reader && !is(v, INTERMEDIATE) && committedFinal(v, status)) {
+            out.edge(writer, reader, EdgeKind.WR);
         }
-        if (v.successors != null) {
-            for (int i = 0; i < v.successors.size(); i++) {
-                Version after = versions.get(v.successors.get(i));
-                if (after.writerFinal && status.committed(after.writer)) {
-                    out.edge(reader, after.writer, EdgeKind.RW);
-                }
+        int after = successorsOf(v);
+        for (int i = 0; i < lists.size(after); i++) {
+            int a = lists.get(after, i);
+            if (committedFinal(a, status)) {
+                out.edge(reader, writers[a], EdgeKind.RW);
             }
         }
     }
@@ -208,32 +245,23 @@ public final class RegisterTrace {
      * pending writer aborts), though it orders nothing.
      */
     public void committedLaterRead(int reader, long value, TxnStatus status, TraceListener out) {
-        Version v = versions.get(node(value));
-        if (v.laterReaders == null) {
-            v.laterReaders = new IntList(2);
-        }
-        v.laterReaders.add(reader);
+        int v = node(value);
+        laterReaders[v] = lists.add(laterReaders[v], reader);
         badRead(v, reader, status, out);
     }
 
     /** G1a (its writer aborted) and G1b (an intermediate write): Elle checks them independently. */
-    private void badRead(Version v, int reader, TxnStatus status, TraceListener out) {
-        if (v.writer < 0 || v.writer == reader) {
+    private void badRead(int v, int reader, TxnStatus status, TraceListener out) {
+        int writer = writers[v];
+        if (writer < 0 || writer == reader) {
             return;
         }
-        if (status.failed(v.writer)) {
-            out.abortedRead(reader, key, v.value, v.writer);
+        if (status.failed(writer)) {
+            out.abortedRead(reader, key, values[v], writer);
         }
-        if (v.intermediate) {
-            out.intermediateRead(reader, key, v.value, v.writer);
+        if (is(v, INTERMEDIATE)) {
+            out.intermediateRead(reader, key, values[v], writer);
         }
-    }
-
-    private static void add(Version v, int reader) {
-        if (v.readers == null) {
-            v.readers = new IntList(2);
-        }
-        v.readers.add(reader);
     }
 
     /**
@@ -253,26 +281,23 @@ public final class RegisterTrace {
             return new long[] {TraceListener.NIL, before};
         }
         int to = node(after);
-        Version a = versions.get(from);
-        if (a.successors != null && a.successors.contains(to)) {
+        if (lists.contains(successorsOf(from), to)) {
             return null;
         }
+        if (successors == null) {
+            successors = new int[values.length];
+            predecessors = new int[values.length];
+            marks = new int[values.length];
+        }
         int[] path = pathBetween(to, from);
-        Version b = versions.get(to);
-        if (a.successors == null) {
-            a.successors = new IntList(2);
-        }
-        a.successors.add(to);
-        if (b.predecessors == null) {
-            b.predecessors = new IntList(2);
-        }
-        b.predecessors.add(from);
+        successors[from] = lists.add(successors[from], to);
+        predecessors[to] = lists.add(predecessors[to], from);
         if (path == null) {
             return new long[0];
         }
         long[] cycle = new long[path.length];
         for (int i = 0; i < path.length; i++) {
-            cycle[i] = versions.get(path[i]).value;
+            cycle[i] = values[path[i]];
         }
         return cycle;
     }
@@ -281,20 +306,8 @@ public final class RegisterTrace {
     public void retract(long before, long after) {
         int from = nodeOf.get(before);
         int to = nodeOf.get(after);
-        removeLast(versions.get(from).successors, to);
-        removeLast(versions.get(to).predecessors, from);
-    }
-
-    private static void removeLast(IntList list, int value) {
-        for (int i = list.size() - 1; i >= 0; i--) {
-            if (list.get(i) == value) {
-                for (int k = i; k < list.size() - 1; k++) {
-                    list.set(k, list.get(k + 1));
-                }
-                list.swapRemove(list.size() - 1);
-                return;
-            }
-        }
+        successors[from] = lists.removeLast(successors[from], to);
+        predecessors[to] = lists.removeLast(predecessors[to], from);
     }
 
     /**
@@ -303,24 +316,22 @@ public final class RegisterTrace {
      * Only committed final writes take part.
      */
     public void infer(long before, long after, TxnStatus status, TraceListener out) {
-        Version a = versions.get(nodeOf.get(before));
-        Version b = versions.get(nodeOf.get(after));
-        if (b.writerFinal && status.committed(b.writer)) {
-            if (a.writerFinal && status.committed(a.writer)) {
-                out.edge(a.writer, b.writer, EdgeKind.WW);
+        int a = nodeOf.get(before);
+        int b = nodeOf.get(after);
+        if (committedFinal(b, status)) {
+            if (committedFinal(a, status)) {
+                out.edge(writers[a], writers[b], EdgeKind.WW);
             }
-            readersPrecede(a, b.writer, out);
+            readersPrecede(a, writers[b], out);
         }
     }
 
     /** A path of versions from {@code start} to {@code goal} (both included), or null. */
     private int[] pathBetween(int start, int goal) {
         int epoch = ++markEpoch;
-        IntList stack = new IntList();
         IntList parent = new IntList();
         IntList order = new IntList();
-        stack.add(start);
-        versions.get(start).mark = epoch;
+        marks[start] = epoch;
         order.add(start);
         parent.add(-1);
         int head = 0;
@@ -337,15 +348,13 @@ public final class RegisterTrace {
                 }
                 return path;
             }
-            IntList next = versions.get(n).successors;
-            if (next != null) {
-                for (int i = 0; i < next.size(); i++) {
-                    int m = next.get(i);
-                    if (versions.get(m).mark != epoch) {
-                        versions.get(m).mark = epoch;
-                        order.add(m);
-                        parent.add(head);
-                    }
+            int next = successors[n];
+            for (int i = 0; i < lists.size(next); i++) {
+                int m = lists.get(next, i);
+                if (marks[m] != epoch) {
+                    marks[m] = epoch;
+                    order.add(m);
+                    parent.add(head);
                 }
             }
             head++;
@@ -363,8 +372,7 @@ public final class RegisterTrace {
             return true;
         }
         int from = nodeOf.get(before);
-        return from != LongIntMap.MISSING && versions.get(from).successors != null
-                && versions.get(from).successors.contains(to);
+        return from != LongIntMap.MISSING && lists.contains(successorsOf(from), to);
     }
 
     /**
@@ -372,11 +380,10 @@ public final class RegisterTrace {
      * now a later invocation could still have written them).
      */
     public void settle(TraceListener out) {
-        for (int n = 1; n < versions.size(); n++) {
-            Version v = versions.get(n);
-            int reader = firstReader(v);
-            if (v.writer < 0 && reader >= 0) {
-                out.garbageRead(reader, key, v.value);
+        for (int n = 1; n < versions; n++) {
+            int reader = firstReader(n);
+            if (writers[n] < 0 && reader >= 0) {
+                out.garbageRead(reader, key, values[n]);
             }
         }
     }
