@@ -14,6 +14,7 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
+import io.isowatch.history.ProcessFault;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -202,12 +203,13 @@ public final class IncrementalChecker {
         requireWorkloadMicroOps(op);
         long p = op.process();
         int open = openTxn.get(p);
-        if (open != LongIntMap.MISSING && open != NONE) {
-            throw new HistoryViolationException(op, Messages.doubleInvoke(op, invocationOf(open)));
-        }
         int crash = crashed.get(p);
-        if (crash != LongIntMap.MISSING) {
-            throw new HistoryViolationException(op, Messages.reusedAfterInfo(op, completionOf(crash)));
+        switch (ProcessFault.of(OpType.INVOKE, open != LongIntMap.MISSING && open != NONE, crash != LongIntMap.MISSING)) {
+            case DOUBLE_INVOCATION ->
+                    throw new HistoryViolationException(op, Messages.doubleInvoke(op, invocationOf(open)));
+            case REUSED_AFTER_INFO ->
+                    throw new HistoryViolationException(op, Messages.reusedAfterInfo(op, completionOf(crash)));
+            case NONE -> { }
         }
         int id = txns.invoke(op);
         openTxn.put(p, id);
@@ -226,7 +228,7 @@ public final class IncrementalChecker {
         requireWorkloadMicroOps(completion);
         long p = completion.process();
         int crash = crashed.get(p);
-        if (crash != LongIntMap.MISSING) {
+        if (ProcessFault.of(completion.type(), false, crash != LongIntMap.MISSING) == ProcessFault.REUSED_AFTER_INFO) {
             throw new HistoryViolationException(completion, Messages.reusedAfterInfo(completion, completionOf(crash)));
         }
         Op invocation = new Op(completion.index(), completion.time(), OpType.INVOKE, p, completion.value(),

@@ -2,6 +2,7 @@ package io.isowatch.job.operators;
 
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.OpType;
+import io.isowatch.history.ProcessFault;
 import io.isowatch.history.codec.JsonLinesWriter;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.serde.JobTypes;
@@ -279,24 +280,21 @@ public final class PairCompletionsFunction extends KeyedProcessFunction<String, 
         boolean retired = before != null && before.retired();
         HistoryEvent pending = r.pending;
         OpType type = event.op().type();
-        if (type == OpType.INVOKE) {
-            if (retired) {
-                deadLetter(ctx, DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, event, "process " + event.op().process()
-                        + " of agent " + event.source() + " invoked again (seq " + event.sequence()
-                        + ") after an info completion; Jepsen retires a process after info, so the invocation is dropped");
-            } else if (pending != null) {
-                deadLetter(ctx, DeadLetter.Kind.DOUBLE_INVOCATION, event, "process " + event.op().process()
-                        + " of agent " + event.source() + " invoked again (seq " + event.sequence()
-                        + ") while its invocation seq " + pending.sequence()
-                        + " is still pending; the second invocation is dropped");
-            } else {
-                r.pending = event;
-                out.collect(event);
-            }
-        } else if (pending == null && retired) {
+        ProcessFault fault = ProcessFault.of(type, pending != null, retired);
+        if (fault == ProcessFault.DOUBLE_INVOCATION) {
+            deadLetter(ctx, DeadLetter.Kind.DOUBLE_INVOCATION, event, "process " + event.op().process()
+                    + " of agent " + event.source() + " invoked again (seq " + event.sequence()
+                    + ") while its invocation seq " + pending.sequence()
+                    + " is still pending; the second invocation is dropped");
+        } else if (fault == ProcessFault.REUSED_AFTER_INFO) {
+            String what = type == OpType.INVOKE ? "invoked again" : "completed a transaction";
             deadLetter(ctx, DeadLetter.Kind.PROCESS_REUSED_AFTER_INFO, event, "process " + event.op().process()
-                    + " of agent " + event.source() + " completed a transaction (seq " + event.sequence()
-                    + ") after an info completion; Jepsen retires a process after info, so the completion is dropped");
+                    + " of agent " + event.source() + " " + what + " (seq " + event.sequence()
+                    + ") after an info completion; Jepsen retires a process after info, so the "
+                    + (type == OpType.INVOKE ? "invocation" : "completion") + " is dropped");
+        } else if (type == OpType.INVOKE) {
+            r.pending = event;
+            out.collect(event);
         } else {
             // A completion without a pending invocation (its invocation never came, was late or
             // was dropped) passes too: the checker takes it as Elle does, for a transaction
