@@ -1,6 +1,7 @@
 package io.isowatch.trace;
 
 import io.isowatch.collect.IntList;
+import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.graph.EdgeKind;
@@ -36,6 +37,8 @@ public final class ListAppendTrace {
 
     private final long key;
     private final WaiterPool waiters;
+    /** Holds {@code frontier}, shared by all traces: a list of up to one reader costs its head alone. */
+    private final IntListPool lists;
 
     /** The version order; elements are kept as ints while they fit, as histories' elements do. */
     private final NarrowLongColumn order = new NarrowLongColumn(4);
@@ -43,7 +46,8 @@ public final class ListAppendTrace {
     private final ElementTable elements = new ElementTable();
     /** Elements read outside the version order, with their first reader (keys whose reads disagree). */
     private LongIntMap offOrder;
-    private final IntList frontier = new IntList();
+    /** Readers of the last element, or of the empty list, that the next element anti-depends on. */
+    private int frontier = IntListPool.EMPTY;
     /** Every transaction that read this key, so a key whose reads disagree can be redone. */
     private final IntList readers = new IntList(2);
     private int firstDuplicate = Integer.MAX_VALUE;
@@ -51,9 +55,10 @@ public final class ListAppendTrace {
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
 
-    ListAppendTrace(long key, WaiterPool waiters) {
+    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists) {
         this.key = key;
         this.waiters = waiters;
+        this.lists = lists;
     }
 
     public long key() {
@@ -160,7 +165,7 @@ public final class ListAppendTrace {
             if (orderSize > 0) {
                 antiDependOn(reader, order.get(0), status, out);
             } else {
-                frontier.add(reader);
+                frontier = lists.add(frontier, reader);
             }
             return compatible && length <= orderSize;
         }
@@ -176,7 +181,7 @@ public final class ListAppendTrace {
             if (next >= 0) {
                 antiDependOn(reader, order.get(next), status, out);
             } else {
-                frontier.add(reader);
+                frontier = lists.add(frontier, reader);
             }
         }
         return compatible && length <= orderSize;
@@ -227,10 +232,10 @@ public final class ListAppendTrace {
             }
             if (!frontierReleased) {
                 // Readers of the old last element (or of the empty list) did not see this one.
-                for (int f = 0; f < frontier.size(); f++) {
-                    antiDependOn(frontier.get(f), e, status, out);
+                for (int f = 0; f < lists.size(frontier); f++) {
+                    antiDependOn(lists.get(frontier, f), e, status, out);
                 }
-                frontier.clear();
+                clearFrontier();
                 frontierReleased = true;
             }
             if (previousDistinct >= 0) {
@@ -239,6 +244,13 @@ public final class ListAppendTrace {
             previousDistinct = i;
         }
         advanceDirtyScan(status, out, false);
+    }
+
+    /** Empties the frontier from its end, which gives its blocks back to the pool (O(1) a reader). */
+    private void clearFrontier() {
+        for (int n = lists.size(frontier); n > 0; n--) {
+            frontier = lists.removeLast(frontier, lists.get(frontier, n - 1));
+        }
     }
 
     /** The position of the last element that is not a repeat, or -1. */
@@ -412,8 +424,8 @@ public final class ListAppendTrace {
             if (lastPossible) {
                 out.edge(lastWriter, w, EdgeKind.WW);
             }
-            for (int f = 0; f < frontier.size(); f++) {
-                out.edge(frontier.get(f), w, EdgeKind.RW);
+            for (int f = 0; f < lists.size(frontier); f++) {
+                out.edge(lists.get(frontier, f), w, EdgeKind.RW);
             }
         });
     }
