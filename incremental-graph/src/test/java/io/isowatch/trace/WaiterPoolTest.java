@@ -10,27 +10,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class WaiterPoolTest {
 
     @Test
-    void release_reusesEntries_andLeavesOtherListsIntact() {
+    void release_reusesEveryReleasedEntry_andLeavesOtherListsIntact() {
         WaiterPool pool = new WaiterPool();
-        int a = WaiterPool.END;
-        int b = WaiterPool.END;
-        for (int i = 0; i < 3; i++) {
-            a = pool.push(a, i, (byte) 0);
-            b = pool.push(b, 10 + i, (byte) 1);
-        }
-        List<Integer> released = entries(pool, a);
+        int a = push(pool, WaiterPool.END, 0, 3);
+        int b = push(pool, WaiterPool.END, 10, 3);
+        int d = push(pool, WaiterPool.END, 30, 2);
+        List<Integer> released = new ArrayList<>(entries(pool, a));
+        released.addAll(entries(pool, d));
         pool.release(a);
-        int c = WaiterPool.END;
-        for (int i = 0; i < 3; i++) {
-            c = pool.push(c, 20 + i, (byte) 1);
-        }
+        pool.release(d);
+        pool.release(WaiterPool.END);
+        int c = push(pool, WaiterPool.END, 20, 5);
         assertEquals(List.of(12, 11, 10), txns(pool, b));
-        assertEquals(List.of(22, 21, 20), txns(pool, c));
+        assertEquals(List.of(24, 23, 22, 21, 20), txns(pool, c));
         List<Integer> reused = entries(pool, c);
         reused.sort(null);
         released.sort(null);
-        assertEquals(released, reused, "c took the entries a gave back");
-        pool.release(WaiterPool.END);
+        assertEquals(released, reused, "c took the entries a and d gave back");
+    }
+
+    private static int push(WaiterPool pool, int head, int firstTxn, int count) {
+        for (int i = 0; i < count; i++) {
+            head = pool.push(head, firstTxn + i, (byte) 0);
+        }
+        return head;
     }
 
     private static List<Integer> txns(WaiterPool pool, int head) {
