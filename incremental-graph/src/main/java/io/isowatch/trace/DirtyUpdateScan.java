@@ -1,7 +1,6 @@
 package io.isowatch.trace;
 
 import io.isowatch.collect.LongIntMap;
-import io.isowatch.collect.LongList;
 
 import java.util.Arrays;
 
@@ -22,16 +21,15 @@ final class DirtyUpdateScan {
     private int anchorPosition = -1;
 
     /** Walks on from where it stopped, reporting each dirty update to {@code out}. */
-    void advance(long key, LongList order, LongIntMap position, LongIntMap writer, TxnStatus status,
-                 TraceListener out, boolean settling) {
-        while (next < order.size()) {
+    void advance(ListAppendTrace trace, TxnStatus status, TraceListener out, boolean settling) {
+        while (next < trace.orderSize()) {
             int q = next;
-            long e = order.get(q);
-            if (position.get(e) != q) {
+            long e = trace.orderAt(q);
+            if (trace.positionOf(e) != q) {
                 next++;
                 continue;
             }
-            int w = writer.get(e);
+            int w = trace.writerOf(e);
             if ((w == LongIntMap.MISSING || status.pending(w)) && !settling) {
                 return;
             }
@@ -41,7 +39,7 @@ final class DirtyUpdateScan {
             }
             if (status.committed(w)) {
                 if (anchorFailed) {
-                    out.dirtyUpdate(key, Arrays.copyOfRange(order.toArray(), anchorPosition, q + 1), anchorTxn, w);
+                    out.dirtyUpdate(trace.key(), Arrays.copyOfRange(trace.prefix(q + 1), anchorPosition, q + 1), anchorTxn, w);
                 }
                 anchorFailed = false;
                 anchorTxn = w;

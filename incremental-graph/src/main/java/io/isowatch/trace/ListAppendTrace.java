@@ -1,11 +1,11 @@
 package io.isowatch.trace;
 
 import io.isowatch.collect.IntList;
+import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
-import io.isowatch.collect.LongList;
+import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.graph.EdgeKind;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -37,16 +37,17 @@ public final class ListAppendTrace {
 
     private final long key;
     private final WaiterPool waiters;
+    /** Holds {@code frontier}, shared by all traces: a list of up to one reader costs its head alone. */
+    private final IntListPool lists;
 
-    private final LongList order = new LongList();
-    private final LongIntMap position = new LongIntMap();
-    private final IntList revealer = new IntList();
-    private final LongIntMap writer = new LongIntMap();
-    private LongIntMap intermediate;
-    private LongIntMap waiting;
+    /** The version order; elements are kept as ints while they fit, as histories' elements do. */
+    private final NarrowLongColumn order = new NarrowLongColumn(4);
+    private int orderSize;
+    private final ElementTable elements = new ElementTable();
     /** Elements read outside the version order, with their first reader (keys whose reads disagree). */
     private LongIntMap offOrder;
-    private final IntList frontier = new IntList();
+    /** Readers of the last element, or of the empty list, that the next element anti-depends on. */
+    private int frontier = IntListPool.EMPTY;
     /** Every transaction that read this key, so a key whose reads disagree can be redone. */
     private final IntList readers = new IntList(2);
     private int firstDuplicate = Integer.MAX_VALUE;
@@ -54,9 +55,10 @@ public final class ListAppendTrace {
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
 
-    ListAppendTrace(long key, WaiterPool waiters) {
+    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists) {
         this.key = key;
         this.waiters = waiters;
+        this.lists = lists;
     }
 
     public long key() {
@@ -69,19 +71,15 @@ public final class ListAppendTrace {
      * already ended in is reported as G1b for each of them.
      */
     public int claim(long element, int txn, boolean intermediateAppend, TraceListener out) {
-        int previous = writer.get(element);
+        int previous = writerOf(element);
         if (previous != LongIntMap.MISSING) {
             return previous;
         }
-        writer.put(element, txn);
+        elements.claim(element, txn, intermediateAppend);
         if (intermediateAppend) {
-            if (intermediate == null) {
-                intermediate = new LongIntMap();
-            }
-            intermediate.put(element, txn);
             // Reads that already ended in this element, before this invocation was seen (a read
             // from the future), read an intermediate state too.
-            int head = waiting == null ? LongIntMap.MISSING : waiting.get(element);
+            int head = elements.get(element, ElementTable.WAITING);
             for (int e = head == LongIntMap.MISSING ? WaiterPool.END : head; e != WaiterPool.END; e = waiters.next(e)) {
                 if (waiters.kind(e) == WAIT_WR && waiters.txn(e) != txn) {
                     out.intermediateRead(waiters.txn(e), key, element, txn);
@@ -93,12 +91,39 @@ public final class ListAppendTrace {
 
     /** The transaction that appended {@code element}, or {@link LongIntMap#MISSING}. */
     public int writerOf(long element) {
-        return writer.get(element);
+        return elements.get(element, ElementTable.WRITER);
     }
 
     /** The first {@code length} elements of the version order. */
     public long[] prefix(int length) {
-        return order.prefix(length);
+        if (length > orderSize) {
+            throw new IndexOutOfBoundsException("prefix of " + length + " from a version order of " + orderSize);
+        }
+        long[] prefix = new long[length];
+        for (int i = 0; i < length; i++) {
+            prefix[i] = order.get(i);
+        }
+        return prefix;
+    }
+
+    int orderSize() {
+        return orderSize;
+    }
+
+    long orderAt(int i) {
+        return order.get(i);
+    }
+
+    /** Where {@code element} first appears in the version order, or {@link LongIntMap#MISSING}. */
+    int positionOf(long element) {
+        return elements.get(element, ElementTable.POSITION);
+    }
+
+    private void append(long element) {
+        if (orderSize == order.capacity()) {
+            order.grow(orderSize * 2);
+        }
+        order.set(orderSize++, element);
     }
 
     /**
@@ -111,7 +136,7 @@ public final class ListAppendTrace {
             readers.add(reader);
         }
         int length = values.length;
-        int common = Math.min(length, order.size());
+        int common = Math.min(length, orderSize);
         boolean compatible = true;
         for (int i = 0; i < common; i++) {
             if (values[i] != order.get(i)) {
@@ -122,14 +147,14 @@ public final class ListAppendTrace {
         if (!compatible) {
             if (!broken) {
                 broken = true;
-                long[] known = order.toArray();
+                long[] known = prefix(orderSize);
                 boolean shorter = length <= known.length;
                 out.incompatibleOrder(key, shorter ? values : known, shorter ? known : values);
             }
-        } else if (length > order.size() && !broken) {
+        } else if (length > orderSize && !broken) {
             extend(values, reader, status, out);
         }
-        if (!compatible || length > order.size()) {
+        if (!compatible || length > orderSize) {
             noteOffOrder(reader, values, status, out);
         }
         boolean hasDuplicates = compatible ? length > firstDuplicate : countDuplicates(values) != null;
@@ -137,30 +162,29 @@ public final class ListAppendTrace {
             out.duplicateElements(reader, key, countDuplicates(values));
         }
         if (length == 0) {
-            if (order.size() > 0) {
+            if (orderSize > 0) {
                 antiDependOn(reader, order.get(0), status, out);
             } else {
-                frontier.add(reader);
+                frontier = lists.add(frontier, reader);
             }
-            return compatible && length <= order.size();
+            return compatible && length <= orderSize;
         }
         long last = values[length - 1];
-        int w = writer.get(last);
-        if (committedReader && w != LongIntMap.MISSING && w != reader && intermediate != null
-                && intermediate.get(last) == w) {
+        int w = writerOf(last);
+        if (committedReader && w != LongIntMap.MISSING && w != reader && elements.intermediate(last)) {
             out.intermediateRead(reader, key, last, w);
         }
         dependOn(reader, last, status, out);
-        int p = position.get(last);
+        int p = positionOf(last);
         if (p != LongIntMap.MISSING) {
             int next = successor(p);
             if (next >= 0) {
                 antiDependOn(reader, order.get(next), status, out);
             } else {
-                frontier.add(reader);
+                frontier = lists.add(frontier, reader);
             }
         }
-        return compatible && length <= order.size();
+        return compatible && length <= orderSize;
     }
 
     /**
@@ -170,7 +194,7 @@ public final class ListAppendTrace {
      */
     private void noteOffOrder(int reader, long[] values, TxnStatus status, TraceListener out) {
         for (long e : values) {
-            if (position.containsKey(e)) {
+            if (positionOf(e) != LongIntMap.MISSING) {
                 continue;
             }
             if (offOrder == null) {
@@ -180,7 +204,7 @@ public final class ListAppendTrace {
                 continue;
             }
             offOrder.put(e, reader);
-            int w = writer.get(e);
+            int w = writerOf(e);
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
@@ -188,30 +212,30 @@ public final class ListAppendTrace {
     }
 
     private void extend(long[] values, int reader, TxnStatus status, TraceListener out) {
-        int oldSize = order.size();
+        int oldSize = orderSize;
         int previousDistinct = lastDistinct();
         boolean frontierReleased = false;
         for (int i = oldSize; i < values.length; i++) {
             long e = values[i];
-            order.add(e);
-            revealer.add(reader);
-            if (position.containsKey(e)) {
+            append(e);
+            if (positionOf(e) != LongIntMap.MISSING) {
                 firstDuplicate = Math.min(firstDuplicate, i);
                 continue;
             }
-            position.put(e, i);
+            elements.set(e, ElementTable.POSITION, i);
+            elements.set(e, ElementTable.REVEALER, reader);
             // An element nobody has claimed yet may still be claimed by a later invocation (a
             // read from the future is a realtime anomaly, not garbage): settle() decides.
-            int w = writer.get(e);
+            int w = writerOf(e);
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
             if (!frontierReleased) {
                 // Readers of the old last element (or of the empty list) did not see this one.
-                for (int f = 0; f < frontier.size(); f++) {
-                    antiDependOn(frontier.get(f), e, status, out);
+                for (int f = 0; f < lists.size(frontier); f++) {
+                    antiDependOn(lists.get(frontier, f), e, status, out);
                 }
-                frontier.clear();
+                clearFrontier();
                 frontierReleased = true;
             }
             if (previousDistinct >= 0) {
@@ -222,14 +246,21 @@ public final class ListAppendTrace {
         advanceDirtyScan(status, out, false);
     }
 
+    /** Empties the frontier from its end, which gives its blocks back to the pool (O(1) a reader). */
+    private void clearFrontier() {
+        for (int n = lists.size(frontier); n > 0; n--) {
+            frontier = lists.removeLast(frontier, lists.get(frontier, n - 1));
+        }
+    }
+
     /** The position of the last element that is not a repeat, or -1. */
     private int lastDistinct() {
-        return lastDistinctBefore(order.size());
+        return lastDistinctBefore(orderSize);
     }
 
     private int lastDistinctBefore(int end) {
         for (int q = end - 1; q >= 0; q--) {
-            if (position.get(order.get(q)) == q) {
+            if (positionOf(order.get(q)) == q) {
                 return q;
             }
         }
@@ -238,8 +269,8 @@ public final class ListAppendTrace {
 
     /** The position of the next element after position {@code p} that is not a repeat, or -1. */
     private int successor(int p) {
-        for (int q = p + 1; q < order.size(); q++) {
-            if (position.get(order.get(q)) == q) {
+        for (int q = p + 1; q < orderSize; q++) {
+            if (positionOf(order.get(q)) == q) {
                 return q;
             }
         }
@@ -248,7 +279,7 @@ public final class ListAppendTrace {
 
     private int predecessor(int p) {
         for (int q = p - 1; q >= 0; q--) {
-            if (position.get(order.get(q)) == q) {
+            if (positionOf(order.get(q)) == q) {
                 return q;
             }
         }
@@ -257,7 +288,7 @@ public final class ListAppendTrace {
 
     /** wr: {@code reader} read {@code element} as its last. */
     private void dependOn(int reader, long element, TxnStatus status, TraceListener out) {
-        int w = writer.get(element);
+        int w = writerOf(element);
         if (w == reader) {
             return;
         }
@@ -270,7 +301,7 @@ public final class ListAppendTrace {
 
     /** rw: {@code reader} did not see {@code element}, the one appended right after what it saw. */
     private void antiDependOn(int reader, long element, TxnStatus status, TraceListener out) {
-        int w = writer.get(element);
+        int w = writerOf(element);
         if (w == reader) {
             return;
         }
@@ -283,19 +314,17 @@ public final class ListAppendTrace {
 
     /** ww between the writers of two consecutive elements, once both are known to be possible. */
     private void writeDepend(long before, long after, TxnStatus status, TraceListener out) {
-        int a = writer.get(before);
-        int b = writer.get(after);
+        int a = writerOf(before);
+        int b = writerOf(after);
         if (a != LongIntMap.MISSING && b != LongIntMap.MISSING && status.possible(a) && status.possible(b)) {
             out.edge(a, b, EdgeKind.WW);
         }
     }
 
     private void waitFor(long element, int reader, byte kind) {
-        if (waiting == null) {
-            waiting = new LongIntMap();
-        }
-        int head = waiting.get(element);
-        waiting.put(element, waiters.push(head == LongIntMap.MISSING ? WaiterPool.END : head, reader, kind));
+        int head = elements.get(element, ElementTable.WAITING);
+        elements.set(element, ElementTable.WAITING,
+                waiters.push(head == LongIntMap.MISSING ? WaiterPool.END : head, reader, kind));
     }
 
     /**
@@ -304,24 +333,20 @@ public final class ListAppendTrace {
      */
     public void writerCompleted(int txn, long element, TxnStatus status, TraceListener out) {
         boolean possible = status.possible(txn);
-        if (waiting != null) {
-            int head = waiting.get(element);
-            if (head != LongIntMap.MISSING) {
-                waiting.put(element, WaiterPool.END);
-                for (int e = head; e != WaiterPool.END; e = waiters.next(e)) {
-                    if (!possible) {
-                        continue;
-                    }
-                    int r = waiters.txn(e);
-                    if (waiters.kind(e) == WAIT_WR) {
-                        out.edge(txn, r, EdgeKind.WR);
-                    } else {
-                        out.edge(r, txn, EdgeKind.RW);
-                    }
+        int head = elements.get(element, ElementTable.WAITING);
+        if (head != LongIntMap.MISSING) {
+            elements.set(element, ElementTable.WAITING, WaiterPool.END);
+            for (int e = head; e != WaiterPool.END && possible; e = waiters.next(e)) {
+                int r = waiters.txn(e);
+                if (waiters.kind(e) == WAIT_WR) {
+                    out.edge(txn, r, EdgeKind.WR);
+                } else {
+                    out.edge(r, txn, EdgeKind.RW);
                 }
             }
+            waiters.release(head);
         }
-        int p = position.get(element);
+        int p = positionOf(element);
         if (p != LongIntMap.MISSING) {
             if (possible) {
                 int before = predecessor(p);
@@ -333,7 +358,7 @@ public final class ListAppendTrace {
                     writeDepend(element, order.get(after), status, out);
                 }
             } else if (status.failed(txn)) {
-                out.abortedRead(revealer.get(p), key, element, txn);
+                out.abortedRead(elements.get(element, ElementTable.REVEALER), key, element, txn);
             }
         } else if (offOrder != null && status.failed(txn) && offOrder.containsKey(element)) {
             out.abortedRead(offOrder.get(element), key, element, txn);
@@ -342,7 +367,7 @@ public final class ListAppendTrace {
     }
 
     private void advanceDirtyScan(TxnStatus status, TraceListener out, boolean settling) {
-        dirtyUpdates.advance(key, order, position, writer, status, out, settling);
+        dirtyUpdates.advance(this, status, out, settling);
     }
 
     /**
@@ -357,15 +382,15 @@ public final class ListAppendTrace {
         if (!broken) {
             placeUnreadAppends(status, out);
         }
-        for (int p = 0; p < order.size(); p++) {
+        for (int p = 0; p < orderSize; p++) {
             long e = order.get(p);
-            if (position.get(e) == p && writer.get(e) == LongIntMap.MISSING) {
-                out.garbageRead(revealer.get(p), key, e);
+            if (positionOf(e) == p && writerOf(e) == LongIntMap.MISSING) {
+                out.garbageRead(elements.get(e, ElementTable.REVEALER), key, e);
             }
         }
         if (offOrder != null) {
             offOrder.forEach((e, reader) -> {
-                if (writer.get(e) == LongIntMap.MISSING) {
+                if (writerOf(e) == LongIntMap.MISSING) {
                     out.garbageRead(reader, key, e);
                 }
             });
@@ -385,22 +410,22 @@ public final class ListAppendTrace {
 
     /** Calls {@code visitor} with each claimed element and its writer. */
     public void forEachWriter(LongIntMap.Visitor visitor) {
-        writer.forEach(visitor);
+        elements.forEachWriter(visitor);
     }
 
     private void placeUnreadAppends(TxnStatus status, TraceListener out) {
         int lastPosition = lastDistinct();
-        int lastWriter = lastPosition >= 0 ? writer.get(order.get(lastPosition)) : LongIntMap.MISSING;
+        int lastWriter = lastPosition >= 0 ? writerOf(order.get(lastPosition)) : LongIntMap.MISSING;
         boolean lastPossible = lastWriter != LongIntMap.MISSING && status.possible(lastWriter);
-        writer.forEach((element, w) -> {
-            if (position.containsKey(element) || !status.possible(w)) {
+        elements.forEachWriter((element, w) -> {
+            if (positionOf(element) != LongIntMap.MISSING || !status.possible(w)) {
                 return;
             }
             if (lastPossible) {
                 out.edge(lastWriter, w, EdgeKind.WW);
             }
-            for (int f = 0; f < frontier.size(); f++) {
-                out.edge(frontier.get(f), w, EdgeKind.RW);
+            for (int f = 0; f < lists.size(frontier); f++) {
+                out.edge(lists.get(frontier, f), w, EdgeKind.RW);
             }
         });
     }
@@ -411,7 +436,7 @@ public final class ListAppendTrace {
      * Returns false (writing nothing) when it came first, after the initial empty state.
      */
     public boolean previousElement(long element, long[] out) {
-        int p = position.get(element);
+        int p = positionOf(element);
         int before = p == LongIntMap.MISSING ? lastDistinct() : predecessor(p);
         if (before < 0) {
             return false;

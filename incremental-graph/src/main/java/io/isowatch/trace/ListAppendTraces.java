@@ -1,5 +1,6 @@
 package io.isowatch.trace;
 
+import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
 
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ public final class ListAppendTraces {
     private final LongIntMap slots = new LongIntMap();
     private final List<ListAppendTrace> traces = new ArrayList<>();
     private final WaiterPool waiters = new WaiterPool();
+    /** Every trace's frontier in one arena: most hold one reader or none, which costs no arena space. */
+    private final IntListPool lists = new IntListPool();
 
     /** The trace of {@code key}, created when absent. */
     public ListAppendTrace trace(long key) {
@@ -19,7 +22,7 @@ public final class ListAppendTraces {
         if (slot != LongIntMap.MISSING) {
             return traces.get(slot);
         }
-        ListAppendTrace t = new ListAppendTrace(key, waiters);
+        ListAppendTrace t = new ListAppendTrace(key, waiters, lists);
         slots.put(key, traces.size());
         traces.add(t);
         return t;

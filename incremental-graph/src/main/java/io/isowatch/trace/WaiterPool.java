@@ -7,8 +7,9 @@ import java.util.Arrays;
  *
  * <p>A read may observe an element before the completion of the transaction that appended it
  * arrives (concurrent transactions; events from several agents). Until that writer is known to
- * have committed or aborted, the read's edge to it waits here. Entries are never reused; the
- * pool grows with the number of such reads, which is small next to the history.
+ * have committed or aborted, the read's edge to it waits here. A list its writer's completion
+ * has released is reused by later pushes, so the pool holds about as many entries as reads wait
+ * at one time, not as many as ever waited.
  */
 final class WaiterPool {
 
@@ -18,9 +19,19 @@ final class WaiterPool {
     private byte[] kind = new byte[256];
     private int[] next = new int[256];
     private int size;
+    /** Released entries, linked through {@code next}. */
+    private int free = END;
 
     /** Pushes a waiter onto the list starting at {@code head}; returns the new head. */
     int push(int head, int waiterTxn, byte waiterKind) {
+        if (free != END) {
+            int i = free;
+            free = next[i];
+            txn[i] = waiterTxn;
+            kind[i] = waiterKind;
+            next[i] = head;
+            return i;
+        }
         if (size == txn.length) {
             int cap = size * 2;
             txn = Arrays.copyOf(txn, cap);
@@ -32,6 +43,19 @@ final class WaiterPool {
         kind[i] = waiterKind;
         next[i] = head;
         return i;
+    }
+
+    /** Gives back the whole list starting at {@code head}; its entries must no longer be read. O(length). */
+    void release(int head) {
+        if (head == END) {
+            return;
+        }
+        int last = head;
+        while (next[last] != END) {
+            last = next[last];
+        }
+        next[last] = free;
+        free = head;
     }
 
     int txn(int entry) {

@@ -7,7 +7,8 @@
  * could change wait until the key settles, which is when its owner calls {@code settle}
  * ({@code IncrementalChecker.finish()} settles every key at once, at the end of the history:
  * docs/decisions/0003 and 0009). Traces of different keys share nothing but the listener they
- * report to; the checker keeps all of a history's traces in one thread, and so does the stream
- * job (docs/decisions/0005).
+ * report to and, for list-append keys, the pools their lists of waiting readers and frontiers
+ * live in (storage only: a trace reaches only its own lists); the checker keeps all of a
+ * history's traces in one thread, and so does the stream job (docs/decisions/0005).
  */
 package io.isowatch.trace;
