@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.Validity;

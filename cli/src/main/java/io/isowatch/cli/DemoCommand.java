@@ -9,6 +9,8 @@ import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
+import io.isowatch.agentcli.ConsoleFlags;
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.explain.VerdictText;

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.gen.RegisterGenerator;

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.TxnShapeFlags;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.KeyDistribution;
 import picocli.CommandLine.Mixin;
@@ -46,11 +47,11 @@ final class GeneratorFlags {
         return GeneratorOptions.defaults()
                 .withTxnCount(txns)
                 .withConcurrency(concurrency)
-                .withKeyCount(shape.keys)
-                .withMaxWritesPerKey(shape.maxWritesPerKey)
-                .withTxnLength(shape.minTxnLength, shape.maxTxnLength)
-                .withReadProbability(shape.readProbability)
-                .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution))
+                .withKeyCount(shape.keys())
+                .withMaxWritesPerKey(shape.maxWritesPerKey())
+                .withTxnLength(shape.minTxnLength(), shape.maxTxnLength())
+                .withReadProbability(shape.readProbability())
+                .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution()))
                 .withFaultRates(failRate, infoRate)
                 .withSeed(seed)
                 .withStaleReadRate(staleReadRate);

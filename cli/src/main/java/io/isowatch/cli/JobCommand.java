@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;

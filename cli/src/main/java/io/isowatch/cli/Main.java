@@ -1,10 +1,12 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.AgentCommand;
+import io.isowatch.agentcli.Launcher;
+import io.isowatch.agentcli.UiCommand;
+import io.isowatch.agentcli.Version;
 import picocli.CommandLine;
 
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
 
 /**
@@ -12,6 +14,7 @@ import picocli.CommandLine.Command;
  * recorded histories), {@code replay} (the stream job's verdict on them), {@code gen} (histories
  * from a simulated store), {@code demo} (a live workload through Kafka and the Flink job),
  * {@code job} (the checker job on a local cluster), {@code ui} (the findings console) and {@code agent}.
+ * {@code ui} and {@code agent} come from module {@code agent-cli}, which the agent image runs without Flink.
  */
 @Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).",
@@ -22,30 +25,12 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = run(out, err, args);
-        out.flush();
-        err.flush();
-        System.exit(code);
+        Launcher.runAndExit(new Main(), args);
     }
 
     /** Runs the launcher with the given streams and returns its exit code (tests call this). */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new Main());
-        cli.setOut(out);
-        cli.setErr(err);
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("isowatch: " + e.getMessage());
-            return ExitCodes.ERROR;
-        });
-        cli.setParameterExceptionHandler((e, args1) -> {
-            CommandLine c = e.getCommandLine();
-            c.getErr().println("isowatch: " + e.getMessage());
-            c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
-            return ExitCodes.ERROR;
-        });
-        return cli.execute(args);
+        return Launcher.run(new Main(), out, err, args);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.agent.transport.ShippedRecords;
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.Validity;
 import io.isowatch.history.AtomTable;

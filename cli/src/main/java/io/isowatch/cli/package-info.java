@@ -6,7 +6,10 @@
  * embedded store through the whole path (recorder, spool, shipper, Kafka, the checker job) live,
  * with the findings console, {@code job} runs the checker job on a local cluster against an
  * existing Kafka, {@code ui} serves the findings console for an alerts file or topic, and
- * {@code agent run} drives a workload through the agent's recorder, spool and shipper. Commands
- * only wire the modules together; the semantics live in {@code incremental-graph}.
+ * {@code agent run} drives a workload through the agent's recorder, spool and shipper. The last
+ * two, and the launcher pieces they share with the rest ({@code ExitCodes}, the error lines),
+ * live in {@code io.isowatch.agentcli} (module {@code agent-cli}), which the agent image runs
+ * without Flink. Commands only wire the modules together; the semantics live in
+ * {@code incremental-graph}.
  */
 package io.isowatch.cli;

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.job.JobOptions;
 import org.junit.jupiter.api.Test;
 

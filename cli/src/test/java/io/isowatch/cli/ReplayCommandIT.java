@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.testing.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.sinks.file.JsonLinesSinkOptions;

@@ -24,6 +24,7 @@ class ChartImagesTest {
 
     static String jobDockerfile;
     static String agentDockerfile;
+    static String agentDockerignore;
     static Document pom;
 
     @BeforeAll
@@ -31,6 +32,7 @@ class ChartImagesTest {
         Path root = Charts.repoRoot();
         jobDockerfile = Files.readString(root.resolve("docker/job/Dockerfile"));
         agentDockerfile = Files.readString(root.resolve("docker/agent/Dockerfile"));
+        agentDockerignore = Files.readString(root.resolve("docker/agent/Dockerfile.dockerignore"));
         pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(root.resolve("pom.xml").toFile());
     }
 
@@ -77,16 +79,33 @@ class ChartImagesTest {
     }
 
     @Test
-    void agentImage_runsTheCliJarAsTheChartsUser() {
+    void agentImage_runsTheAgentJarAsTheChartsUser() {
         assertEquals("eclipse-temurin:17-jre", instruction(agentDockerfile, "^FROM (\\S+)$"));
-        assertEquals("/opt/isowatch/isowatch-cli.jar", instruction(agentDockerfile, "^COPY cli/target/isowatch-cli\\.jar (\\S+)$"));
-        assertEquals("[\"java\", \"-jar\", \"/opt/isowatch/isowatch-cli.jar\", \"agent\", \"run\"]",
+        assertEquals("/opt/isowatch/isowatch-agent.jar",
+                instruction(agentDockerfile, "^COPY agent-cli/target/isowatch-agent\\.jar (\\S+)$"));
+        assertEquals("[\"java\", \"-jar\", \"/opt/isowatch/isowatch-agent.jar\", \"agent\", \"run\"]",
                 instruction(agentDockerfile, "^ENTRYPOINT (.+)$"));
         String user = instruction(agentDockerfile, "^USER (\\S+)$");
         JsonNode security = Charts.render(ValueSet.DEFAULT).one("Deployment")
                 .path("spec").path("template").path("spec").path("securityContext");
         assertEquals(security.path("runAsUser").asText() + ":" + security.path("runAsGroup").asText(), user);
         assertEquals(List.of("9400"), List.of(instruction(agentDockerfile, "^EXPOSE (\\S+)$")));
+    }
+
+    @Test
+    void agentImage_buildContextLetsInExactlyTheJarItCopies() {
+        String source = instruction(agentDockerfile, "^COPY (\\S+) \\S+$");
+        List<String> rules = agentDockerignore.lines().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertEquals(List.of("*", "!" + source), rules);
+    }
+
+    @Test
+    void consoleImage_isTheAgentImage_runningUiFromTheJarTheDockerfileCopies() {
+        String jar = instruction(agentDockerfile, "^COPY \\S+ (\\S+)$");
+        JsonNode ui = Charts.render(ValueSet.FULL).named("Deployment", ChartRenderTest.UI)
+                .path("spec").path("template").path("spec").path("containers").get(0);
+        assertEquals(List.of("java", "-jar", jar, "ui"), Manifests.strings(ui.path("command")));
     }
 
     @Test

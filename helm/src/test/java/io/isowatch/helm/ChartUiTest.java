@@ -33,7 +33,7 @@ class ChartUiTest {
     void console_runsIsowatchUiOnTheAlertsTopic_onEveryInterfaceOfItsPod() {
         Manifests m = Charts.render(ValueSet.FULL, Map.of("kafka.topics.alerts", "orders.alerts"));
         JsonNode c = container(m);
-        assertEquals(List.of("java", "-jar", "/opt/isowatch/isowatch-cli.jar", "ui"), Manifests.strings(c.path("command")));
+        assertEquals(List.of("java", "-jar", "/opt/isowatch/isowatch-agent.jar", "ui"), Manifests.strings(c.path("command")));
         Map<String, String> args = Manifests.options(Manifests.strings(c.path("args")));
         assertEquals("isowatch-kafka-bootstrap.kafka.svc:9093", args.get("bootstrap-servers"));
         assertEquals("orders.alerts", args.get("alerts-topic"));
@@ -44,7 +44,7 @@ class ChartUiTest {
         assertEquals("8642", args.get("ui-port"));
         assertEquals("10000", args.get("max-findings"));
         assertEquals("registry.example.com/isowatch/agent:0.1.0", c.path("image").asText(),
-                "the agent image carries the whole launcher");
+                "the agent image's jar offers ui beside agent run");
         assertEquals("-Xmx512m", c.path("env").get(0).path("value").asText());
         assertTrue(c.path("securityContext").path("readOnlyRootFilesystem").asBoolean());
         assertEquals("/api/overview", c.path("readinessProbe").path("httpGet").path("path").asText());

@@ -32,6 +32,12 @@ public final class AlertJson {
     /** Bumps when a field is renamed or removed; adding fields keeps it. */
     public static final int VERSION = 1;
 
+    /**
+     * The alerts topic's name unless configured otherwise: the job's {@code alerts-topic} default
+     * and the console's {@code --alerts-topic} default, defined once here, where both can see it.
+     */
+    public static final String DEFAULT_TOPIC = "isowatch.alerts";
+
     private static final JsonFactory FACTORY = new JsonFactory();
 
     private AlertJson() {

@@ -4,6 +4,7 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
+import io.isowatch.sinks.AlertJson;
 import io.isowatch.sinks.ConsoleLink;
 
 import java.time.Duration;
@@ -212,7 +213,7 @@ public record JobOptions(
         d.put(MAX_PARALLELISM, "128");
         d.put(CHECKPOINT_INTERVAL, "10s");
         d.put(STATE_BACKEND, "rocksdb");
-        d.put(ALERTS_TOPIC, "isowatch.alerts");
+        d.put(ALERTS_TOPIC, AlertJson.DEFAULT_TOPIC);
         d.put(DEAD_LETTER_TOPIC, "isowatch.dead-letters");
         d.put(ALERTS_WEBHOOK, "");
         // The checker's keys, but reorder-window: stage 1 hands the checker its events in order.

@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.agentcli;
 
 import io.isowatch.agent.AgentOptions;
 import io.isowatch.agent.AgentRuntime;

@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.agentcli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "agent", mixinStandardHelpOptions = true,
         description = "Records transaction histories beside a database client and drives checking workloads.",
         subcommands = {AgentRunCommand.class})
-final class AgentCommand implements Runnable {
+public final class AgentCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,9 +1,12 @@
-package io.isowatch.cli;
+package io.isowatch.agentcli;
 
 import picocli.CommandLine.Option;
 
-/** The shape of Elle-style transactions, shared by {@code gen} and {@code agent run}. */
-final class TxnShapeFlags {
+/**
+ * The shape of Elle-style transactions, shared by {@code agent run} and the full launcher's
+ * {@code gen} and {@code demo} (a picocli mixin).
+ */
+public final class TxnShapeFlags {
 
     @Option(names = "--keys", defaultValue = "10", paramLabel = "K",
             description = "Keys active at any moment (default: ${DEFAULT-VALUE}).")
@@ -28,4 +31,29 @@ final class TxnShapeFlags {
     @Option(names = "--key-distribution", defaultValue = "exponential", paramLabel = "D",
             description = "uniform or exponential (hot keys), as Elle's generator (default: ${DEFAULT-VALUE}).")
     String keyDistribution;
+
+    public int keys() {
+        return keys;
+    }
+
+    public int maxWritesPerKey() {
+        return maxWritesPerKey;
+    }
+
+    public int minTxnLength() {
+        return minTxnLength;
+    }
+
+    public int maxTxnLength() {
+        return maxTxnLength;
+    }
+
+    public double readProbability() {
+        return readProbability;
+    }
+
+    /** The Elle name of the key distribution, as given. */
+    public String keyDistribution() {
+        return keyDistribution;
+    }
 }

@@ -1,6 +1,6 @@
-package io.isowatch.cli;
+package io.isowatch.agentcli;
 
-import io.isowatch.job.JobOptions;
+import io.isowatch.sinks.AlertJson;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.intake.AlertIntake;
 import io.isowatch.ui.intake.AlertsFileFollower;
@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
                 + "live in a browser, each with its explanation and cycle picture. Read-only; Ctrl-C stops.",
                 "Example: isowatch ui --alerts-file alerts.jsonl",
                 "         isowatch ui --bootstrap-servers kafka:9092 --ui-bind 0.0.0.0"})
-final class UiCommand implements Callable<Integer> {
+public final class UiCommand implements Callable<Integer> {
 
     private static final Duration FILE_POLL = Duration.ofMillis(200);
 
@@ -48,7 +48,7 @@ final class UiCommand implements Callable<Integer> {
 
     @Option(names = "--alerts-topic", paramLabel = "TOPIC",
             description = "The alerts topic (default: the job's, ${DEFAULT-VALUE}).")
-    String alertsTopic = JobOptions.DEFAULTS.get(JobOptions.ALERTS_TOPIC);
+    String alertsTopic = AlertJson.DEFAULT_TOPIC;
 
     @Option(names = "--max-findings", defaultValue = "10000", paramLabel = "N",
             description = "Findings the console keeps; older ones are forgotten (default: ${DEFAULT-VALUE}).")

@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.agentcli;
 
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.server.ConsoleServer;
@@ -18,7 +18,7 @@ import java.net.UnknownHostException;
  * when another program (or a second demo) holds it, any free port instead, saying so: a demo
  * must not fail for want of a port. A port given explicitly is taken or the start fails.
  */
-final class ConsoleFlags {
+public final class ConsoleFlags {
 
     static final int DEFAULT_PORT = 8642;
 
@@ -36,12 +36,12 @@ final class ConsoleFlags {
     Integer port;
 
     /** Whether {@code --ui-port 0} was given. */
-    boolean portZero() {
+    public boolean portZero() {
         return port != null && port == 0;
     }
 
     /** Starts the console on the flags' address, serving {@code store}. */
-    ConsoleServer start(FindingStore store, PrintWriter err) {
+    public ConsoleServer start(FindingStore store, PrintWriter err) {
         InetAddress address;
         try {
             address = InetAddress.getByName(bind);

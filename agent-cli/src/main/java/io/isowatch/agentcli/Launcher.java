@@ -1,0 +1,49 @@
+package io.isowatch.agentcli;
+
+import picocli.CommandLine;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Runs an isowatch command line: the streams, the one-line error messages and the exit codes that
+ * both launchers share (the full {@code isowatch} and the agent image's), so a command behaves the
+ * same whichever jar it runs from.
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    /** Runs {@code command} (a picocli top-level command) on stdout and stderr in UTF-8, then exits with its code. */
+    public static void runAndExit(Object command, String... args) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = run(command, out, err, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /**
+     * Runs {@code command} with the given streams and returns its exit code: a usage error or a
+     * failure prints one line, "isowatch: " and the message, and returns {@link ExitCodes#ERROR}.
+     */
+    public static int run(Object command, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(command);
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("isowatch: " + e.getMessage());
+            return ExitCodes.ERROR;
+        });
+        cli.setParameterExceptionHandler((e, args1) -> {
+            CommandLine c = e.getCommandLine();
+            c.getErr().println("isowatch: " + e.getMessage());
+            c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            return ExitCodes.ERROR;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,87 @@
+package io.isowatch.agentcli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The agent image's launcher in this JVM: {@code agent run} and {@code ui} through {@link AgentMain}. */
+class AgentMainTest {
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = AgentMain.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void help_offersAgentAndUi_andNothingThatNeedsFlink() {
+        Run r = run("--help");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().startsWith("Usage: isowatch "), r.out());
+        assertTrue(r.out().contains("  agent ") && r.out().contains("  ui "), r.out());
+        for (String fullOnly : List.of("check", "replay", "gen", "demo", "job")) {
+            assertFalse(r.out().contains("  " + fullOnly + " "), fullOnly + " belongs to the full launcher: " + r.out());
+        }
+    }
+
+    @Test
+    void agentRunHelp_namesTheOptions() {
+        Run r = run("agent", "run", "--help");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().startsWith("Usage: isowatch agent run "), r.out());
+        for (String option : List.of("--target", "--spool-dir", "--bootstrap-servers", "--metrics-port", "--keys")) {
+            assertTrue(r.out().contains(option), option + ": " + r.out());
+        }
+    }
+
+    @Test
+    void agentRun_embeddedTarget_recordsAHistory(@TempDir Path dir) throws Exception {
+        Path history = dir.resolve("h.jsonl");
+        Run r = run("agent", "run", "--target", "embedded:serializable", "--duration", "1", "-q", "--history-out",
+                history.toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().contains("transactions in") && r.out().contains("history: " + history), r.out());
+        List<String> lines = Files.readAllLines(history);
+        assertTrue(lines.size() > 100, "about 1,000 txn/s for 1 s: " + lines.size() + " events");
+    }
+
+    @Test
+    void agentRun_badTarget_isAUsageErrorOnOneLinePlusTheHelpHint() {
+        Run r = run("agent", "run", "--target", "embedded:linearizable");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: ") && r.err().contains("snapshot-isolation"), r.err());
+        assertTrue(r.err().contains("Run 'isowatch agent run --help' for usage."), r.err());
+    }
+
+    @Test
+    void uiHelp_namesTheSources_andTheTopicDefaultsToTheJobs() {
+        Run r = run("ui", "--help");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().startsWith("Usage: isowatch ui "), r.out());
+        assertTrue(r.out().contains("--alerts-file") && r.out().contains("--ui-port"), r.out());
+        CommandLine ui = new CommandLine(new AgentMain()).getSubcommands().get("ui");
+        assertEquals("isowatch.alerts", ui.getCommandSpec().findOption("--alerts-topic").initialValue(),
+                "the job's alerts topic by default");
+    }
+
+    @Test
+    void ui_withoutASource_isAUsageError() {
+        Run r = run("ui");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("--alerts-file") && r.err().contains("--bootstrap-servers"), r.err());
+    }
+}
