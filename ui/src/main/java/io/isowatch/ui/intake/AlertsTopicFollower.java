@@ -64,7 +64,7 @@ public final class AlertsTopicFollower implements AutoCloseable {
         return f;
     }
 
-    /** Records read so far. */
+    /** Records read and handed to the intake so far. */
     public long records() {
         return records;
     }
@@ -83,10 +83,10 @@ public final class AlertsTopicFollower implements AutoCloseable {
                     continue;
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
-                    records++;
                     if (r.value() != null) {
                         intake.accept(new String(r.value(), StandardCharsets.UTF_8));
                     }
+                    records++; // after the intake, so a caller that saw the count sees the record's effect
                 }
             }
         } catch (WakeupException | InterruptedException e) {
