@@ -10,7 +10,7 @@
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
 #   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION
 # Build first (own build dir, so concurrent builds do not clash):
-#   ./mvnw -B -ntp -o install -DskipTests -pl incremental-graph,testkit,agent,sinks,stream-job -Diw.target=target-bench
+#   ./mvnw -B -ntp -o install -DskipTests -pl .,incremental-graph,testkit,agent,sinks,stream-job -Diw.target=target-bench
 #   ./mvnw -B -ntp -o clean package -pl bench -Diw.target=target-bench
 # (clean: without it the shade plugin may take its own previous jar as input and keep stale job classes)
 # JAVA_OPTS (default -Xmx4g -XX:+UseG1GC) and JAR (default bench/target-bench/benchmarks.jar) may be set;
