@@ -19,6 +19,7 @@ import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.gen.KeyDistribution;
+import io.isowatch.history.codec.HistoryEventJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -155,7 +156,7 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "Ship the spool to Kafka (needs --spool-dir).")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = "isowatch.history", paramLabel = "TOPIC",
+    @Option(names = "--topic", defaultValue = HistoryEventJson.DEFAULT_TOPIC, paramLabel = "TOPIC",
             description = "Kafka topic for history events (default: ${DEFAULT-VALUE}).")
     String topic;
 

@@ -1,6 +1,7 @@
 package io.isowatch.bench;
 
 import io.isowatch.gen.GeneratorOptions;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
@@ -140,7 +141,7 @@ public final class StreamBenchmark {
 
         long t0 = System.nanoTime();
         InJvmKafka kafka = InJvmKafka.startDedicated();
-        String topic = "isowatch.history";
+        String topic = HistoryEventJson.DEFAULT_TOPIC;
         createTopic(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("partitions")));
         System.out.printf("# broker started and topic created in %.1f s%n", (System.nanoTime() - t0) / 1e9);
 

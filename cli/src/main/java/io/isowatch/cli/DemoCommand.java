@@ -12,6 +12,7 @@ import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.agentcli.ConsoleFlags;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.config.Durations;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.job.DeadLetter;
@@ -81,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
     private static final int FULL_ALERTS = 3;
     /** Findings the demo's console keeps: every one a demo of a few minutes finds. */
     private static final int CONSOLE_CAPACITY = 100_000;
-    private static final String TOPIC = "isowatch.history";
+    private static final String TOPIC = HistoryEventJson.DEFAULT_TOPIC;
     private static final String GROUP = "isowatch-demo";
     private static final String AGENT = "demo";
     private static final String MAX_OUT_OF_ORDERNESS = "1s";

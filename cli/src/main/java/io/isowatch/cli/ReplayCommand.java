@@ -8,6 +8,7 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.CheckerJob;
@@ -55,7 +56,7 @@ import java.util.function.Consumer;
 final class ReplayCommand implements Callable<Integer> {
 
     static final int PARALLELISM = 2;
-    private static final String TOPIC = "isowatch.history";
+    private static final String TOPIC = HistoryEventJson.DEFAULT_TOPIC;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -4,6 +4,7 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
+import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.sinks.AlertJson;
 import io.isowatch.sinks.ConsoleLink;
 
@@ -203,7 +204,7 @@ public record JobOptions(
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put(BOOTSTRAP_SERVERS, "");
-        d.put(HISTORY_TOPIC, "isowatch.history");
+        d.put(HISTORY_TOPIC, HistoryEventJson.DEFAULT_TOPIC);
         d.put(GROUP_ID, "isowatch-job");
         d.put(STARTING_OFFSETS, "earliest");
         d.put(MAX_OUT_OF_ORDERNESS, "5s");

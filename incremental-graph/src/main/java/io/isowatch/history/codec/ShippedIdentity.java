@@ -2,7 +2,7 @@ package io.isowatch.history.codec;
 
 /**
  * The identity fields the agent's shipper adds to each op map, {@code "agent"} and {@code "seq"}
- * (see the agent's {@code HistoryEventJson}), as the JSON reader passed them: reading them in the
+ * (see {@link HistoryEventJson}), as the JSON reader passed them: reading them in the
  * same pass as the op saves the stream job a second parse of every record. Ops never carry them,
  * and nothing here is validated; the caller decides what a missing field or a wrong type means.
  *
