@@ -6,6 +6,7 @@
 #     mode=throughput rate=50000 warmup=30 duration=60     (rate=0: as fast as the producer goes)
 #     ramp=60: the rate climbs linearly from 0 over the first 60 s (part of the warm-up)
 #     mode=soak rate=10000 duration=1800 sample=60
+#     mode=drain txns=3000000 duration=600: fill the topic first, then time the job checking it
 #   other keys: agents clients keys stale partitions parallelism ooo checkpoint backend models
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
 #   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION

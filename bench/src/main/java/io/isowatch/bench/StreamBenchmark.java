@@ -47,6 +47,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code soak}: feed at {@code rate} for {@code duration} seconds and print a sample every
  *       {@code sample} seconds: heap after a full GC, resident memory, RocksDB working
  *       directory, checkpoint directory and last checkpoint size, the live graph's size.</li>
+ *   <li>{@code drain}: first fill the topic with {@code txns} transactions as fast as the
+ *       producer goes, with no job running; then start the job and report how fast it checks
+ *       the backlog: the job's capacity with no feeder competing for the cores. Event times are
+ *       those of the filling, so detection delays are not meaningful here and are not
+ *       reported.</li>
  * </ul>
  *
  * <p>Usage: {@code bench/stream-benchmark.sh [key=value …]}; keys and defaults in {@link #DEFAULTS}.
@@ -60,11 +65,12 @@ public final class StreamBenchmark {
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put("mode", "throughput");     // throughput or soak
+        d.put("mode", "throughput");     // throughput, soak or drain
+        d.put("txns", "3000000");        // drain: transactions put in the topic before the job starts
         d.put("rate", "");               // txn/s; throughput: 50000, soak: 10000; 0 = unlimited
         d.put("warmup", "30");           // s, throughput mode
         d.put("ramp", "0");              // s at the start in which the rate climbs linearly from 0
-        d.put("duration", "");           // s; throughput: 60, soak: 1800
+        d.put("duration", "");           // s; throughput: 60, soak: 1800, drain: 600 at most
         d.put("sample", "");             // s between lines; throughput: 5, soak: 60
         d.put("agents", "2");            // histories fed in parallel
         d.put("clients", "10");          // client processes per agent
@@ -100,18 +106,19 @@ public final class StreamBenchmark {
         }
         boolean soak = switch (o.get("mode")) {
             case "soak" -> true;
-            case "throughput" -> false;
-            default -> throw new IllegalArgumentException("mode must be throughput or soak, got " + o.get("mode"));
+            case "throughput", "drain" -> false;
+            default -> throw new IllegalArgumentException("mode must be throughput, soak or drain, got " + o.get("mode"));
         };
         fill(o, "rate", soak ? "10000" : "50000");
-        fill(o, "duration", soak ? "1800" : "60");
+        boolean drain = o.get("mode").equals("drain");
+        fill(o, "duration", soak ? "1800" : drain ? "600" : "60");
         fill(o, "sample", soak ? "60" : "5");
         fill(o, "fullgc", soak ? "true" : "false");
         System.out.println("# isowatch stream benchmark " + Instant.now() + ", " + Runtime.getRuntime().availableProcessors()
                 + " cores, max heap " + ResourceProbe.mb(Runtime.getRuntime().maxMemory()) + " MB, java "
                 + System.getProperty("java.version"));
         System.out.println("# options " + o);
-        new StreamBenchmark().run(o, soak);
+        new StreamBenchmark().run(o, soak, drain);
         System.exit(0); // the broker's and Flink's non-daemon threads
     }
 
@@ -132,7 +139,7 @@ public final class StreamBenchmark {
         }
     }
 
-    private void run(Map<String, String> o, boolean soak) throws Exception {
+    private void run(Map<String, String> o, boolean soak, boolean drain) throws Exception {
         Path dir = Path.of(o.get("dir"));
         deleteRecursively(dir);
         Files.createDirectories(dir);
@@ -164,6 +171,13 @@ public final class StreamBenchmark {
         }
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
         conf.addAll(flinkSettings(o));
+        GeneratorOptions generator = GeneratorOptions.defaults()
+                .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
+                .withConcurrency(Integer.parseInt(o.get("clients")))
+                .withKeyCount(Integer.parseInt(o.get("keys")))
+                .withStaleReadRate(Double.parseDouble(o.get("stale")));
+        HistoryFeeder filled = drain ? fillTopic(kafka.bootstrapServers(), topic, o, generator) : null;
+
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
                 JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()));
@@ -171,12 +185,17 @@ public final class StreamBenchmark {
         JobClient client = env.executeAsync("isowatch stream benchmark");
         System.out.println("# job " + client.getJobID() + " submitted; options " + options.asMap());
 
-        GeneratorOptions generator = GeneratorOptions.defaults()
-                .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
-                .withConcurrency(Integer.parseInt(o.get("clients")))
-                .withKeyCount(Integer.parseInt(o.get("keys")))
-                .withStaleReadRate(Double.parseDouble(o.get("stale")));
         long rate = Long.parseLong(o.get("rate"));
+        if (drain) {
+            try {
+                drain(new Sampler(filled, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints, false, false),
+                        filled.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")));
+            } finally {
+                client.cancel().get(60, TimeUnit.SECONDS);
+                kafka.close();
+            }
+            return;
+        }
         HistoryFeeder feeder = new HistoryFeeder(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("agents")),
                 generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))));
         Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
@@ -289,6 +308,61 @@ public final class StreamBenchmark {
                 secs, rate, last.fedTxn(), last.fedTxn() / secs, last.checkedTxn(), last.checkedTxn() / secs);
         System.out.printf("alerts %,d; detection delay p50 / p99 / max = %.0f / %.0f / %.0f ms; late events %,d%n",
                 alerts.size(), delay[0], delay[1], delay[2], last.late());
+    }
+
+    /** Fills the topic with {@code txns} transactions as fast as the producer goes; returns the stopped feeder. */
+    private static HistoryFeeder fillTopic(String bootstrap, String topic, Map<String, String> o, GeneratorOptions generator)
+            throws InterruptedException {
+        long txns = Long.parseLong(o.get("txns"));
+        long t0 = System.nanoTime();
+        HistoryFeeder feeder = new HistoryFeeder(bootstrap, topic, Integer.parseInt(o.get("agents")), generator, 0,
+                Duration.ZERO);
+        feeder.start();
+        while (feeder.transactions() < txns && feeder.failure() == null) {
+            Thread.sleep(50);
+        }
+        feeder.close();
+        if (feeder.failure() != null) {
+            throw new IllegalStateException("filling the topic failed", feeder.failure());
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("# topic filled: %,d txn (%,d events) in %.1f s (%,.0f txn/s), no job running%n",
+                feeder.transactions(), feeder.events(), secs, feeder.transactions() / secs);
+        return feeder;
+    }
+
+    /**
+     * Samples until the job has checked all {@code txns} (or {@code limit} seconds pass) and reports
+     * the rate between the first sample with checked transactions and the last: the job's start
+     * (Flink, RocksDB, the source's first fetch) is left out.
+     */
+    private static void drain(Sampler s, long txns, long every, long limit) throws InterruptedException {
+        long started = System.currentTimeMillis();
+        s.header();
+        Sampler.Point first = null;
+        Sampler.Point last = s.point();
+        while (last.checkedTxn() < txns && System.currentTimeMillis() < started + limit * 1000) {
+            sleepUntil(last.atMillis() + every * 1000);
+            Sampler.Point p = s.point();
+            s.print(started, last, p);
+            if (first == null && p.checkedTxn() > 0) {
+                first = p;
+            }
+            last = p;
+        }
+        System.out.println();
+        if (first == null || last == first) {
+            System.out.println("# nothing checked within " + limit + " s");
+            return;
+        }
+        double secs = (last.atMillis() - first.atMillis()) / 1000.0;
+        System.out.printf("drained               %,d of %,d txn in %.0f s after the first checked (%,.0f s after submission)%n",
+                last.checkedTxn(), txns, secs, (last.atMillis() - started) / 1000.0);
+        System.out.printf("checked               %,.0f txn/s%n", (last.checkedTxn() - first.checkedTxn()) / secs);
+        System.out.printf("checkpoints           %,d completed, %,d failed; last %s MB%n",
+                BenchMetricReporter.sum("numberOfCompletedCheckpoints"), BenchMetricReporter.sum("numberOfFailedCheckpoints"),
+                ResourceProbe.mb(BenchMetricReporter.sum("lastCheckpointFullSize")));
+        System.out.printf("job restarts          %,d%n", last.restarts());
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {
