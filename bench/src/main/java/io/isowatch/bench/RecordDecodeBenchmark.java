@@ -39,6 +39,9 @@ import java.util.stream.Stream;
 public class RecordDecodeBenchmark {
 
     static final int RECORDS = 100_000;
+    /** 2026-01-01T00:00:00Z in nanoseconds: where the agent's clock starts its times. */
+    private static final long EPOCH_NANOS = 1_767_225_600_000_000_000L;
+    private static final java.util.regex.Pattern AGENT_TIME = java.util.regex.Pattern.compile("\"time\":(\\d+)");
 
     @Param({"/tmp/isowatch-bench-list-append-contended-500000.jsonl"})
     public String file;
@@ -52,7 +55,10 @@ public class RecordDecodeBenchmark {
             List<String> first = lines.limit(RECORDS).toList();
             values = new byte[first.size()][];
             for (int i = 0; i < values.length; i++) {
-                String line = first.get(i);
+                // As the agent ships it: time in nanoseconds since the epoch (19 digits), then the
+                // shipper's identity fields.
+                String line = AGENT_TIME.matcher(first.get(i))
+                        .replaceFirst(m -> "\"time\":" + (EPOCH_NANOS + Long.parseLong(m.group(1))));
                 values[i] = (line.substring(0, line.lastIndexOf('}')) + ",\"agent\":\"a1\",\"seq\":" + i + "}")
                         .getBytes(StandardCharsets.UTF_8);
             }

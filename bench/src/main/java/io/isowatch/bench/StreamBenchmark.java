@@ -188,8 +188,9 @@ public final class StreamBenchmark {
         long rate = Long.parseLong(o.get("rate"));
         if (drain) {
             try {
+                WindowProfiler profiler = o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
                 drain(new Sampler(filled, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints, false, false),
-                        filled.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")));
+                        filled.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")), profiler);
             } finally {
                 client.cancel().get(60, TimeUnit.SECONDS);
                 kafka.close();
@@ -334,9 +335,10 @@ public final class StreamBenchmark {
     /**
      * Samples until the job has checked all {@code txns} (or {@code limit} seconds pass) and reports
      * the rate between the first sample with checked transactions and the last: the job's start
-     * (Flink, RocksDB, the source's first fetch) is left out.
+     * (Flink, RocksDB, the source's first fetch) is left out, and so is it from the profile, if any.
      */
-    private static void drain(Sampler s, long txns, long every, long limit) throws InterruptedException {
+    private static void drain(Sampler s, long txns, long every, long limit, WindowProfiler profiler)
+            throws InterruptedException, java.io.IOException {
         long started = System.currentTimeMillis();
         s.header();
         Sampler.Point first = null;
@@ -347,8 +349,14 @@ public final class StreamBenchmark {
             s.print(started, last, p);
             if (first == null && p.checkedTxn() > 0) {
                 first = p;
+                if (profiler != null) {
+                    profiler.start();
+                }
             }
             last = p;
+        }
+        if (profiler != null && first != null) {
+            profiler.stop();
         }
         System.out.println();
         if (first == null || last == first) {

@@ -27,7 +27,11 @@ final class JsonLineScanner {
     /** The line needs the general reader. */
     static final int UNSURE = 2;
 
-    private static final int MAX_DIGITS = 18;
+    /**
+     * Digits any long holds without overflow; from the 19th on each digit is checked, so times in
+     * nanoseconds since the epoch (19 digits, as the agent stamps them) stay on the fast path.
+     */
+    private static final int SAFE_DIGITS = 18;
     private static final int MAX_DEPTH = 64;
 
     private static final int APPEND = 0;
@@ -349,11 +353,14 @@ final class JsonLineScanner {
             if (d < 0 || d > 9) {
                 break;
             }
+            if (p - from >= SAFE_DIGITS && value > (Long.MAX_VALUE - d) / 10) {
+                throw NOT_SURE; // beyond a long (Long.MIN_VALUE too): the general reader words it
+            }
             value = value * 10 + d;
             p++;
         }
         int digits = p - from;
-        if (digits == 0 || digits > MAX_DIGITS || (b[from] == '0' && digits > 1)) {
+        if (digits == 0 || (b[from] == '0' && digits > 1)) {
             throw NOT_SURE;
         }
         endOfScalar();

@@ -46,11 +46,13 @@ class JsonLinesOpReaderProperties {
 
     @Property(tries = 300, seed = "20261127")
     void plainHistories_areMostlyDecodedByTheScanner(@ForAll long seed) {
-        // The speed is the point of the line reader: the common shape must not fall back.
+        // The speed is the point of the line reader: the common shape must not fall back, times in
+        // nanoseconds since the epoch (19 digits, as the agent stamps them) included.
         Random random = new Random(seed);
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 20; i++) {
-            text.append("{\"index\":").append(i).append(",\"type\":\"invoke\",\"process\":").append(random.nextInt(5))
+            text.append("{\"index\":").append(i).append(",\"time\":").append(1_767_225_600_000_000_000L + random.nextInt())
+                    .append(",\"type\":\"invoke\",\"process\":").append(random.nextInt(5))
                     .append(",\"f\":\"txn\",\"value\":[[\"append\",").append(random.nextInt(9)).append(',').append(i)
                     .append("],[\"r\",\"k").append(random.nextInt(3)).append("\",[1,2,").append(i).append("]]]}\n");
         }
