@@ -186,33 +186,27 @@ public final class StreamBenchmark {
         System.out.println("# job " + client.getJobID() + " submitted; options " + options.asMap());
 
         long rate = Long.parseLong(o.get("rate"));
-        if (drain) {
-            try {
-                WindowProfiler profiler = o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
-                drain(new Sampler(filled, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints, false, false),
-                        filled.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")), profiler);
-            } finally {
-                client.cancel().get(60, TimeUnit.SECONDS);
-                kafka.close();
-            }
-            return;
-        }
-        HistoryFeeder feeder = new HistoryFeeder(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("agents")),
-                generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))));
+        WindowProfiler profiler = soak || o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
+        HistoryFeeder feeder = drain ? filled : new HistoryFeeder(kafka.bootstrapServers(), topic,
+                Integer.parseInt(o.get("agents")), generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))));
         Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
                 Boolean.parseBoolean(o.get("fullgc")), soak);
-        feeder.start();
+        if (!drain) {
+            feeder.start();
+        }
         long started = System.currentTimeMillis();
         try {
-            if (soak) {
+            if (drain) {
+                drain(sampler, feeder.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")),
+                        profiler);
+            } else if (soak) {
                 soak(sampler, started, Long.parseLong(o.get("duration")), Long.parseLong(o.get("sample")), rate, feeder);
             } else {
-                WindowProfiler profiler = o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
                 throughput(sampler, started, Long.parseLong(o.get("warmup")), Long.parseLong(o.get("duration")),
                         Long.parseLong(o.get("sample")), rate, options.maxOutOfOrderness().toMillis(), feeder, profiler);
             }
         } finally {
-            feeder.close();
+            feeder.close(); // a drain's feeder is closed already; closing again does nothing
             try {
                 client.cancel().get(60, TimeUnit.SECONDS);
             } catch (Exception e) {
@@ -279,10 +273,7 @@ public final class StreamBenchmark {
                 arrival[0], arrival[1], arrival[2]);
         System.out.printf("late events           %,d (dead letters %,d, of them late %,d)%n", stop.late(),
                 BenchSinks.deadLetterCount(), BenchSinks.lateDeadLetterCount());
-        System.out.printf("checkpoints           %,d completed, %,d failed; last %s MB%n",
-                BenchMetricReporter.sum("numberOfCompletedCheckpoints"), BenchMetricReporter.sum("numberOfFailedCheckpoints"),
-                ResourceProbe.mb(BenchMetricReporter.sum("lastCheckpointFullSize")));
-        System.out.printf("job restarts          %,d%n", stop.restarts());
+        printCheckpointsAndRestarts(stop);
         System.out.printf("sustained             %s%n", sustained && stop.restarts() == 0 ? "yes" : "no");
     }
 
@@ -359,18 +350,27 @@ public final class StreamBenchmark {
             profiler.stop();
         }
         System.out.println();
-        if (first == null || last == first) {
+        if (first == null) {
             System.out.println("# nothing checked within " + limit + " s");
+            return;
+        }
+        if (last == first) {
+            System.out.printf("# %,d txn checked within the first sample that saw any: too few to time;"
+                    + " more txns or a shorter sample%n", last.checkedTxn());
             return;
         }
         double secs = (last.atMillis() - first.atMillis()) / 1000.0;
         System.out.printf("drained               %,d of %,d txn in %.0f s after the first checked (%,.0f s after submission)%n",
                 last.checkedTxn(), txns, secs, (last.atMillis() - started) / 1000.0);
         System.out.printf("checked               %,.0f txn/s%n", (last.checkedTxn() - first.checkedTxn()) / secs);
+        printCheckpointsAndRestarts(last);
+    }
+
+    private static void printCheckpointsAndRestarts(Sampler.Point p) {
         System.out.printf("checkpoints           %,d completed, %,d failed; last %s MB%n",
                 BenchMetricReporter.sum("numberOfCompletedCheckpoints"), BenchMetricReporter.sum("numberOfFailedCheckpoints"),
                 ResourceProbe.mb(BenchMetricReporter.sum("lastCheckpointFullSize")));
-        System.out.printf("job restarts          %,d%n", last.restarts());
+        System.out.printf("job restarts          %,d%n", p.restarts());
     }
 
     private static void sleepUntil(long epochMillis) throws InterruptedException {

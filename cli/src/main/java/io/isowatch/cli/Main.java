@@ -5,9 +5,9 @@ import io.isowatch.agentcli.Launcher;
 import io.isowatch.agentcli.UiCommand;
 import io.isowatch.agentcli.Version;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
-import picocli.CommandLine.Command;
 
 /**
  * The one {@code isowatch} launcher. Subcommands: {@code check} (elle-cli compatible verdicts on
