@@ -22,8 +22,13 @@ import java.util.TreeMap;
  *   <li><b>Due</b>: once the watermark passes an event's time, nothing earlier can arrive within
  *       the bound, so the waiting events up to the watermark leave even across a gap (an event
  *       that never comes: dropped upstream as a protocol fault, or lost); the contiguous rule
- *       resumes after them. A history's first release is always of this kind, because where its
- *       numbering starts is known only then (a job may join an agent mid-stream).</li>
+ *       resumes after them.</li>
+ *   <li><b>Start</b>: an agent numbers its history from {@value #FIRST_SEQUENCE}, so nothing can
+ *       come before that event: a history whose first event has arrived starts contiguous at
+ *       once. Any other first release waits for the watermark, because where the numbering
+ *       stands is known only then (a job may join an agent mid-stream). Without this rule a
+ *       history whose events all lie within the out-of-orderness bound, and which then goes
+ *       quiet, would never be released: no later event moves the watermark past them.</li>
  * </ul>
  *
  * <p>Times follow sequence numbers within an agent (the recorder stamps both under one lock), so
@@ -38,6 +43,8 @@ final class ReleaseOrder {
     static final long NONE = Long.MIN_VALUE;
     /** Processing time a contiguous run waits before it leaves, so that a release groups many events. */
     static final long LINGER_MILLIS = 50;
+    /** The sequence of an agent's first event (the recorder counts from it, across restarts too). */
+    static final long FIRST_SEQUENCE = 0;
 
     private final TreeMap<Long, HistoryEvent> waiting;
     private long next = NONE;
@@ -49,7 +56,7 @@ final class ReleaseOrder {
         this.waiting = waiting;
     }
 
-    /** The sequence the next contiguous event must carry; {@link #NONE} before the first release. */
+    /** The sequence the next contiguous event must carry; {@link #NONE} while the numbering is unknown. */
     long next() {
         return next;
     }
@@ -74,6 +81,9 @@ final class ReleaseOrder {
      */
     boolean add(HistoryEvent event) {
         waiting.put(event.sequence(), event);
+        if (next == NONE && event.sequence() == FIRST_SEQUENCE) {
+            next = FIRST_SEQUENCE;
+        }
         if (event.sequence() == next && !lingering) {
             lingering = true;
             return true;

@@ -258,6 +258,26 @@ class PairCompletionsFunctionTest {
     }
 
     @Test
+    void aHistoryFromItsFirstEvent_leavesAfterTheLinger_withoutAnyWatermark() throws Exception {
+        // A burst shorter than the out-of-orderness bound, then silence: no later event would ever
+        // move the watermark past these, so only the numbering can release them.
+        send(ok("a", 1, 1, 11), invoke("a", 0, 1, 10), invoke("a", 2, 2, 12), ok("a", 3, 2, 13));
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 1L, 2L, 3L), sequences(harness.extractOutputValues()));
+        assertEquals(2, completed().size());
+        assertTrue(lateEvents().isEmpty());
+    }
+
+    @Test
+    void aHistoryJoinedMidWay_waitsForTheWatermark() throws Exception {
+        send(invoke("a", 7, 1, 10), ok("a", 8, 1, 11));
+        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+        assertTrue(harness.extractOutputValues().isEmpty(), "events before 7 may still come");
+        harness.processWatermark(10);
+        assertEquals(List.of(7L, 8L), sequences(harness.extractOutputValues()));
+    }
+
+    @Test
     void aGap_holdsTheEventsAfterIt_untilTheWatermarkPassesThem() throws Exception {
         send(invoke("a", 0, 1, 10));
         harness.processWatermark(10);

@@ -35,6 +35,15 @@ class ReleaseOrderTest {
     }
 
     @Test
+    void theAgentsFirstEvent_startsTheRun_withoutTheWatermark() {
+        assertFalse(order.add(at(1)), "1 cannot leave before 0");
+        assertTrue(order.add(at(0)), "an agent numbers its history from 0: nothing comes before it");
+        assertEquals(List.of(0L, 1L), seqs(order.takeContiguous()));
+        assertEquals(2, order.next());
+        assertTrue(order.isBehind(0), "a copy of 0 arriving now is behind");
+    }
+
+    @Test
     void aRunLeavesWhenTheNextSequenceArrives_andAsksForOneLingerTimer() {
         order.resumeAt(10);
         assertFalse(order.add(at(11)), "11 cannot leave before 10");
