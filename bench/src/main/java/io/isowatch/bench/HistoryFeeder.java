@@ -1,7 +1,6 @@
 package io.isowatch.bench;
 
-import io.isowatch.history.codec.HistoryEventJson;
-import io.isowatch.agent.transport.KafkaShipper;
+import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
@@ -13,11 +12,8 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,8 +22,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Feeds the history topic at a controlled rate from one thread, as several agents would: each
  * agent is its own {@link ListAppendGenerator} history (its own seed), and its events are sent in
- * round robin with the agents' record format ({@link HistoryEventJson} value, process as key,
- * {@code agent} and {@code seq} headers, as {@link KafkaShipper} writes them).
+ * round robin as the agents' shippers write them ({@link ShippedRecords}).
  *
  * <p><b>Times.</b> The generator's op times are replaced by the wall clock at send time, in epoch
  * nanoseconds (strictly increasing within an agent, as the recorder stamps them), so the job's
@@ -46,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
 final class HistoryFeeder implements AutoCloseable {
 
     private final KafkaProducer<byte[], byte[]> producer;
-    private final String topic;
+    private final ShippedRecords records;
     private final ListAppendGenerator[] generators;
     private final String[] agents;
     private final long[] lastTime;
@@ -56,7 +51,6 @@ final class HistoryFeeder implements AutoCloseable {
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong transactions = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
-    private final HistoryEventJson json = new HistoryEventJson();
     private final AtomTable atoms = new AtomTable();
     private final long epochNanosAtStart;
     private final long nanoTimeAtStart;
@@ -65,7 +59,7 @@ final class HistoryFeeder implements AutoCloseable {
 
     HistoryFeeder(String bootstrapServers, String topic, int agentCount, GeneratorOptions options, long rate,
                   Duration ramp) {
-        this.topic = topic;
+        this.records = new ShippedRecords(topic);
         this.rate = rate;
         this.rampSeconds = ramp.toMillis() / 1e3;
         this.generators = new ListAppendGenerator[agentCount];
@@ -150,12 +144,7 @@ final class HistoryFeeder implements AutoCloseable {
                 lastTime[a] = time;
                 Op op = new Op(generated.index(), time, generated.type(), generated.process(), generated.value());
                 HistoryEvent event = new HistoryEvent(agents[a], op.index(), op);
-                RecordHeaders headers = new RecordHeaders();
-                headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agents[a].getBytes(StandardCharsets.UTF_8)));
-                headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
-                        Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
-                byte[] key = Long.toString(op.process()).getBytes(StandardCharsets.US_ASCII);
-                producer.send(new ProducerRecord<>(topic, null, key, json.render(event, atoms), headers), callback);
+                producer.send(records.record(event, atoms), callback);
                 events.incrementAndGet();
                 if (op.type() != OpType.INVOKE) {
                     transactions.incrementAndGet();

@@ -29,8 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * Ships the events of a {@link ChronicleHistoryLog} to a Kafka topic on a background thread,
  * resuming from the spool's acknowledged position.
  *
- * <p><b>Records.</b> Key: the op's process in decimal, so the default partitioner keeps each
- * process's events in one partition, in spool order. Value: the event as a Jepsen op map in JSON
+ * <p><b>Records</b> ({@link ShippedRecords}). Key: the agent id, so the default partitioner keeps
+ * the agent's whole history in one partition, in spool order. Value: the event as a Jepsen op map in JSON
  * with {@code agent} and {@code seq} fields ({@link HistoryEventJson}). Headers
  * {@value #AGENT_HEADER} (the agent id, UTF-8) and {@value #SEQ_HEADER} (the sequence in
  * decimal), so a consumer can deduplicate without parsing the value.
@@ -43,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
  * from the acknowledged position after a back-off. Across such failures and across restarts
  * the guarantee is therefore at-least-once: an event can arrive twice, always with the same
  * {@code (agent, seq)} and byte-identical value, and a consumer that keeps the first copy of
- * each identity sees every event exactly once, each process's events in order.
+ * each identity sees every event exactly once, the agent's events in order.
  *
  * <p><b>Outages.</b> While Kafka is unreachable the shipper's round waits (up to
  * {@link ShipperOptions#deliveryTimeout()}, then it fails and is retried with back-off); the

@@ -10,9 +10,18 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import java.nio.charset.StandardCharsets;
 
 /**
- * History events as Kafka records of the history topic, the one definition the shipper, replay
- * and tests share: key the op's process in decimal, value {@link HistoryEventJson}, headers
- * {@value KafkaShipper#AGENT_HEADER} and {@value KafkaShipper#SEQ_HEADER}. Not thread-safe.
+ * History events as Kafka records of the history topic, the one definition the shipper, replay,
+ * the stream benchmark and tests share: key the agent id (UTF-8), value {@link HistoryEventJson},
+ * headers {@value KafkaShipper#AGENT_HEADER} and {@value KafkaShipper#SEQ_HEADER}. Not thread-safe.
+ *
+ * <p><b>Why the agent is the key.</b> The job checks an agent's events as one history, in the
+ * agent's sequence order (decision 0006). Keyed by agent, the whole history lies in one partition
+ * in that order, so it reaches the job contiguous and nothing waits for another partition to
+ * catch up. Keyed by process (before 2026-11-26), a history was spread over every partition, and
+ * while the job worked through a backlog its readers drifted apart by seconds: the events ahead
+ * of the slowest partition waited in the job's buffer, 600,000 of them per task in a drain of 3M
+ * transactions (BENCHMARKS.md). The job reads the agent and sequence from the headers and does
+ * not look at the key, so it takes records keyed either way.
  */
 public final class ShippedRecords {
 
@@ -24,12 +33,12 @@ public final class ShippedRecords {
     }
 
     public ProducerRecord<byte[], byte[]> record(HistoryEvent event, AtomTable atoms) {
-        byte[] key = Long.toString(event.op().process()).getBytes(StandardCharsets.US_ASCII);
+        byte[] agent = event.source().getBytes(StandardCharsets.UTF_8);
         byte[] value = json.render(event, atoms);
         RecordHeaders headers = new RecordHeaders();
-        headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, event.source().getBytes(StandardCharsets.UTF_8)));
+        headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agent));
         headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
                 Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
-        return new ProducerRecord<>(topic, null, key, value, headers);
+        return new ProducerRecord<>(topic, null, agent, value, headers);
     }
 }

@@ -16,9 +16,10 @@
  *   <li>Delivery is at-least-once. Every copy of an event carries the same identity (agent id
  *       and sequence, in the value and in the record headers) and the same bytes, so a consumer
  *       that keeps the first copy of each identity sees each event exactly once.</li>
- *   <li>Each process's events share a record key, hence a partition, and arrive in spool
- *       order within a producer session; after a failed round or a restart the unacknowledged
- *       suffix is sent again, so copies of earlier events can follow later ones.</li>
+ *   <li>An agent's events share a record key (the agent id), hence a partition, and arrive in
+ *       spool order within a producer session; after a failed round or a restart the
+ *       unacknowledged suffix is sent again, so copies of earlier events can follow later
+ *       ones.</li>
  * </ul>
  */
 package io.isowatch.agent.transport;

@@ -52,7 +52,7 @@ class BrokerOutageTest {
             List<Shipped> shipped = Shipped.all(kafka.readTopic("outage", Shipped.covers(KafkaShipperTest.identities(events)),
                     Duration.ofSeconds(20)));
             Shipped.assertExactly(events, Shipped.dedupe(shipped));
-            Shipped.assertOrderedPerProcess(shipped);
+            Shipped.assertOrderedPerAgent(shipped);
         }
     }
 

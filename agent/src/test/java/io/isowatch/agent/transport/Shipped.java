@@ -49,7 +49,7 @@ record Shipped(String agent, long seq, String key, int partition, byte[] value, 
             op = reader.next();
         }
         Op plain = new Op(op.index(), op.time(), op.type(), op.process(), op.value());
-        return new Shipped(agent, seq, new String(record.key(), StandardCharsets.US_ASCII), record.partition(),
+        return new Shipped(agent, seq, new String(record.key(), StandardCharsets.UTF_8), record.partition(),
                 record.value(), plain);
     }
 
@@ -98,22 +98,24 @@ record Shipped(String agent, long seq, String key, int partition, byte[] value, 
         return first;
     }
 
-    /** Asserts that within each partition, each process's first copies come in sequence order. */
-    static void assertOrderedPerProcess(List<Shipped> shipped) {
+    /**
+     * Asserts that each agent's records are keyed by the agent and lie in one partition, and that
+     * their first copies come in sequence order: the history's order, which the job needs.
+     */
+    static void assertOrderedPerAgent(List<Shipped> shipped) {
         Map<String, Long> last = new LinkedHashMap<>();
         Set<String> seen = new java.util.HashSet<>();
         Map<String, Integer> partitionOf = new LinkedHashMap<>();
         for (Shipped s : shipped) {
+            assertEquals(s.agent(), s.key(), "record key is the agent");
+            Integer p = partitionOf.putIfAbsent(s.agent(), s.partition());
+            assertEquals(p == null ? s.partition() : p, s.partition(), "one partition per agent: " + s.agent());
             if (!seen.add(s.identity())) {
                 continue;
             }
-            String process = s.agent() + "/p" + s.op().process();
-            assertEquals(Long.toString(s.op().process()), s.key(), "record key is the process");
-            Integer p = partitionOf.putIfAbsent(process, s.partition());
-            assertEquals(p == null ? s.partition() : p, s.partition(), "one partition per process: " + process);
-            Long previous = last.put(process, s.seq());
+            Long previous = last.put(s.agent(), s.seq());
             if (previous != null && previous > s.seq()) {
-                throw new AssertionError(process + ": seq " + s.seq() + " after " + previous);
+                throw new AssertionError(s.agent() + ": seq " + s.seq() + " after " + previous);
             }
         }
     }

@@ -171,7 +171,7 @@ class SpoolKillTest {
             assertTrue(deduped.containsKey("ks/" + seq), "acknowledged event ks/" + seq + " reached Kafka");
         }
         Shipped.assertExactly(spooled, deduped);
-        Shipped.assertOrderedPerProcess(shipped);
+        Shipped.assertOrderedPerAgent(shipped);
         Map<String, Long> copies = shipped.stream().collect(Collectors.groupingBy(Shipped::identity, Collectors.counting()));
         System.err.printf("SpoolKillTest: %d acknowledged, %d spooled, %d records in Kafka, %d identities sent twice%n",
                 acked.size(), spooled.size(), shipped.size(), copies.values().stream().filter(c -> c > 1).count());
