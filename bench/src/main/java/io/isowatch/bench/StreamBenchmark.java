@@ -407,7 +407,7 @@ public final class StreamBenchmark {
             long now = System.currentTimeMillis();
             long fed = feeder.transactions();
             long checked = BenchMetricReporter.sum("transactions_checked");
-            long late = BenchMetricReporter.sum("late_events") + BenchMetricReporter.sum("lateEvents");
+            long late = BenchMetricReporter.sum("late_events");
             OptionalDouble wm = BenchMetricReporter.min("currentInputWatermark", OperatorIds.CHECK_TRANSACTIONS_NAME);
             long gc = ResourceProbe.gcMillis();
             long heap = soak ? (fullGc ? ResourceProbe.heapAfterFullGc() : ResourceProbe.heapAfterLastGc()) : -1;
@@ -417,7 +417,7 @@ public final class StreamBenchmark {
                     soak ? ResourceProbe.directoryBytes(rocksdb) : -1,
                     soak ? ResourceProbe.directoryBytes(checkpoints) : -1,
                     BenchMetricReporter.sum("lastCheckpointFullSize"),
-                    BenchMetricReporter.sum("dead_letters") + BenchMetricReporter.sum("protocolDeadLetters")
+                    BenchMetricReporter.sum("dead_letters")
                             + BenchMetricReporter.sum("malformedRecords"),
                     BenchMetricReporter.sum("numRestarts"));
         }

@@ -5,8 +5,9 @@ package io.isowatch.history;
  * and after an {@code :info} completion (an outcome it could not learn) it is retired for good.
  *
  * <p>The one statement of that rule: the checker refuses such an op (check exits 255 on it), and
- * the stream job's stage 1 routes it to the dead-letter output before the checker sees it. A completion with no pending invocation is no
- * fault: Elle checks it as a transaction invoked at an unknown time.
+ * the stream job's {@code ProcessGate} routes it to the dead-letter output before the checker
+ * sees it. A completion with no pending invocation is no fault: Elle checks it as a transaction
+ * invoked at an unknown time.
  */
 public enum ProcessFault {
     /** The op keeps the protocol. */

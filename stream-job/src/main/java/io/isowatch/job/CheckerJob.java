@@ -5,7 +5,6 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.job.operators.AgentHistoryKey;
 import io.isowatch.job.operators.CheckTransactionsFunction;
 import io.isowatch.job.operators.EventTime;
-import io.isowatch.job.operators.PairCompletionsFunction;
 import io.isowatch.job.operators.SplitDeadLettersFunction;
 
 import io.isowatch.job.serde.HistoryRecordDeserializer;
@@ -33,7 +32,6 @@ import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBNativeMetricOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
@@ -50,9 +48,9 @@ import java.util.Objects;
 
 /**
  * The checker job, wiring only: source → split off malformed records → key by history (agent)
- * → {@link PairCompletionsFunction} (de-duplicate, order, pair) → key by history →
- * {@link CheckTransactionsFunction} (traces, dependency graph, cycles, findings) → alert sinks.
- * Dead letters of every stage, and late events, go to one dead-letter sink.
+ * → {@link CheckTransactionsFunction} (de-duplicate, order, hold processes to the protocol,
+ * then traces, dependency graph, cycles, findings) → alert sinks. Dead letters of every stage,
+ * and late events, go to one dead-letter sink.
  *
  * <p>The constructor takes the source and the sinks, so tests pass bounded ones and production
  * passes {@link #kafkaSource(JobOptions)} and {@link #kafkaSinks(JobOptions)}; {@link #main}
@@ -196,27 +194,25 @@ public final class CheckerJob {
                 .name(OperatorIds.SPLIT_DEAD_LETTERS_NAME)
                 .uid(OperatorIds.SPLIT_DEAD_LETTERS_UID);
 
-        // Keyed by history, not by process: only the agent's whole numbering shows that nothing
-        // is missing before an event, which lets it leave without waiting for the watermark.
-        SingleOutputStreamOperator<HistoryEvent> paired = events
-                .keyBy(new AgentHistoryKey(), Types.STRING)
-                .process(new PairCompletionsFunction(options.dedupeRetention()), JobTypes.HISTORY_EVENT)
-                .name(OperatorIds.PAIR_COMPLETIONS_NAME)
-                .uid(OperatorIds.PAIR_COMPLETIONS_UID);
-        if (sinks.pairedEvents() != null) {
-            paired.sinkTo(sinks.pairedEvents())
-                    .name(OperatorIds.PAIRED_EVENTS_SINK_NAME)
-                    .uid(OperatorIds.PAIRED_EVENTS_SINK_UID);
+        // A history's graph is its serial point (DESIGN.md): one task sees all of one agent's
+        // events, and keyed by history, not by process, only the agent's whole numbering shows
+        // that nothing is missing before an event, which lets it in without waiting for the
+        // watermark (decisions 0006, 0010).
+        CheckTransactionsFunction checker = new CheckTransactionsFunction(checks, options.historyRetention(),
+                options.dedupeRetention());
+        if (sinks.checkedEvents() != null) {
+            checker.emittingCheckedEvents();
         }
-
-        // A history's graph is its serial point (DESIGN.md): one task sees all of one agent's events.
-        // Stage 1 is keyed the same way, so its output is already partitioned as keyBy would
-        // partition it: the checker is chained to it, and events pass without serialization.
-        SingleOutputStreamOperator<Alert> alerts = DataStreamUtils
-                .reinterpretAsKeyedStream(paired, new AgentHistoryKey(), Types.STRING)
-                .process(new CheckTransactionsFunction(checks, options.historyRetention()), JobTypes.ALERT)
+        SingleOutputStreamOperator<Alert> alerts = events
+                .keyBy(new AgentHistoryKey(), Types.STRING)
+                .process(checker, JobTypes.ALERT)
                 .name(OperatorIds.CHECK_TRANSACTIONS_NAME)
                 .uid(OperatorIds.CHECK_TRANSACTIONS_UID);
+        if (sinks.checkedEvents() != null) {
+            alerts.getSideOutput(CheckTransactionsFunction.CHECKED_EVENTS).sinkTo(sinks.checkedEvents())
+                    .name(OperatorIds.CHECKED_EVENTS_SINK_NAME)
+                    .uid(OperatorIds.CHECKED_EVENTS_SINK_UID);
+        }
         for (int i = 0; i < sinks.alerts().size(); i++) {
             alerts.sinkTo(sinks.alerts().get(i))
                     .name(OperatorIds.ALERT_SINK_NAME + " " + (i + 1))
@@ -228,12 +224,10 @@ public final class CheckerJob {
                     .uid(OperatorIds.VERDICT_SINK_UID);
         }
 
-        DataStream<HistoryEvent> late = paired.getSideOutput(PairCompletionsFunction.LATE_EVENTS)
-                .union(alerts.getSideOutput(CheckTransactionsFunction.LATE_EVENTS));
         DataStream<DeadLetter> deadLetters = events.getSideOutput(SplitDeadLettersFunction.DEAD_LETTERS)
-                .union(paired.getSideOutput(PairCompletionsFunction.DEAD_LETTERS),
-                        alerts.getSideOutput(CheckTransactionsFunction.DEAD_LETTERS),
-                        late.map(CheckerJob::lateEvent, JobTypes.DEAD_LETTER)
+                .union(alerts.getSideOutput(CheckTransactionsFunction.DEAD_LETTERS),
+                        alerts.getSideOutput(CheckTransactionsFunction.LATE_EVENTS)
+                                .map(CheckerJob::lateEvent, JobTypes.DEAD_LETTER)
                                 .name(OperatorIds.LATE_EVENTS_NAME)
                                 .uid(OperatorIds.LATE_EVENTS_UID));
         deadLetters.sinkTo(sinks.deadLetters())
@@ -244,7 +238,7 @@ public final class CheckerJob {
     private static DeadLetter lateEvent(HistoryEvent e) {
         return DeadLetter.of(DeadLetter.Kind.LATE_EVENT, "event seq " + e.sequence() + " of agent " + e.source()
                 + " (time " + EventTime.of(e) + " ms) arrived behind the watermark, later than max-out-of-orderness"
-                + " allows; it was not checked", PairCompletionsFunction.render(e));
+                + " allows; it was not checked", e);
     }
 
     /** Builds the job on {@code env} and runs it until the source ends (forever for Kafka). */

@@ -1,5 +1,10 @@
 package io.isowatch.job;
 
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.codec.JsonLinesWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -43,6 +48,22 @@ public record DeadLetter(Kind kind, String error, String raw, String topic, int 
     /** A dead letter that did not come from a Kafka record. */
     public static DeadLetter of(Kind kind, String error, String raw) {
         return new DeadLetter(kind, error, clip(raw), "", -1, -1);
+    }
+
+    /** A dead letter for a history event, which it carries rendered ({@link #render}). */
+    public static DeadLetter of(Kind kind, String error, HistoryEvent event) {
+        return of(kind, error, render(event));
+    }
+
+    /** The event as a JSON op map with agent and seq, for people reading dead letters. */
+    public static String render(HistoryEvent event) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (JsonLinesWriter w = new JsonLinesWriter(bytes, event.atoms())) {
+            w.write(event.op());
+        }
+        String op = bytes.toString(StandardCharsets.UTF_8).strip();
+        return "{\"agent\":\"" + event.source().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"seq\":"
+                + event.sequence() + ",\"op\":" + op + "}";
     }
 
     /** Cuts text longer than {@link #MAX_RAW_CHARS}, marking how much was left out. */

@@ -217,7 +217,7 @@ public record JobOptions(
         d.put(ALERTS_TOPIC, AlertJson.DEFAULT_TOPIC);
         d.put(DEAD_LETTER_TOPIC, "isowatch.dead-letters");
         d.put(ALERTS_WEBHOOK, "");
-        // The checker's keys, but reorder-window: stage 1 hands the checker its events in order.
+        // The checker's keys, but reorder-window: the job hands the checker its events in order.
         CheckerOptionsReader.DEFAULTS.forEach((key, value) -> {
             if (!key.equals(CheckerOptionsReader.REORDER_WINDOW)) {
                 d.put(key, value);

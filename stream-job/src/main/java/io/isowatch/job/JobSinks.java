@@ -11,14 +11,15 @@ import java.util.Objects;
 /**
  * Where the job's outputs go.
  *
- * @param alerts       every alert goes to each of these (Kafka, file, webhook, console)
- * @param deadLetters  malformed records, protocol faults, rejected and late events
- * @param verdicts     per history (agent), the verdict of a bounded input, or null (a replay
- *                     reads it)
- * @param pairedEvents stage 1's output, or null; for tests and debugging
+ * @param alerts        every alert goes to each of these (Kafka, file, webhook, console)
+ * @param deadLetters   malformed records, protocol faults, rejected and late events
+ * @param verdicts      per history (agent), the verdict of a bounded input, or null (a replay
+ *                      reads it)
+ * @param checkedEvents the events fed to the checkers, in their order, or null; for tests and
+ *                      debugging
  */
 public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, Sink<HistoryVerdict> verdicts,
-                       Sink<HistoryEvent> pairedEvents) {
+                       Sink<HistoryEvent> checkedEvents) {
 
     public JobSinks {
         alerts = List.copyOf(alerts);
@@ -31,10 +32,10 @@ public record JobSinks(List<Sink<Alert>> alerts, Sink<DeadLetter> deadLetters, S
     }
 
     public JobSinks withVerdicts(Sink<HistoryVerdict> value) {
-        return new JobSinks(alerts, deadLetters, value, pairedEvents);
+        return new JobSinks(alerts, deadLetters, value, checkedEvents);
     }
 
-    public JobSinks withPairedEvents(Sink<HistoryEvent> value) {
+    public JobSinks withCheckedEvents(Sink<HistoryEvent> value) {
         return new JobSinks(alerts, deadLetters, verdicts, value);
     }
 }

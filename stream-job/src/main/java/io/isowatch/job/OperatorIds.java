@@ -13,21 +13,17 @@ public final class OperatorIds {
     public static final String SPLIT_DEAD_LETTERS_NAME = "split malformed records";
     public static final String SPLIT_DEAD_LETTERS_UID = "split-dead-letters";
 
-    public static final String PAIR_COMPLETIONS_NAME = "dedupe and pair completions";
-    /**
-     * Keyed by agent. Earlier versions keyed this stage by (agent, process) under the uid
-     * {@value #PAIR_COMPLETIONS_BY_PROCESS_UID}; a key type cannot change under one uid (Flink
-     * refuses the old key serializer), so the stage took a new one: see docs/state.md, "Upgrading".
-     */
-    public static final String PAIR_COMPLETIONS_UID = "pair-completions-by-agent";
-    /** The uid of the stage keyed by (agent, process) in earlier versions; nothing uses it now. */
-    public static final String PAIR_COMPLETIONS_BY_PROCESS_UID = "pair-completions";
-
-    public static final String PAIRED_EVENTS_SINK_NAME = "paired events sink";
-    public static final String PAIRED_EVENTS_SINK_UID = "paired-events-sink";
-
     public static final String CHECK_TRANSACTIONS_NAME = "check transactions";
+    /**
+     * The one operator per history (decision 0010). Before it, a separate stage 1 ran under
+     * the uid {@code pair-completions-by-agent} (and {@code pair-completions} before that); a
+     * savepoint that holds it restores only with {@code --allowNonRestoredState}: see
+     * docs/state.md, "Upgrading".
+     */
     public static final String CHECK_TRANSACTIONS_UID = "check-transactions";
+
+    public static final String CHECKED_EVENTS_SINK_NAME = "checked events sink";
+    public static final String CHECKED_EVENTS_SINK_UID = "checked-events-sink";
 
     public static final String ALERT_SINK_NAME = "alerts sink";
     /** Followed by "-1", "-2", … in the order the sinks are configured. */

@@ -1,11 +1,11 @@
 /**
  * The isowatch Flink job. {@link io.isowatch.job.CheckerJob} wires the data path of DESIGN.md:
  * the source decodes the agents' history records (a record that is no event becomes a dead
- * letter); stage 1 ({@code PairCompletionsFunction}, keyed by agent) drops re-sent copies, puts
- * each history's events back in order and checks that each process invokes and completes in turn;
- * the checker ({@code CheckTransactionsFunction}, chained to stage 1 under the same key) feeds
- * each agent's history, in index order, to one of the core's {@code IncrementalChecker}s, which
- * keeps the traces, the dependency graph and the cycle search together (docs/decisions/0005).
+ * letter); one operator per history ({@code CheckTransactionsFunction}, keyed by agent; decision
+ * 0010) drops re-sent copies, puts each history's events back in order, checks that each process
+ * invokes and completes in turn, and feeds the history, in index order, to one of the core's
+ * {@code IncrementalChecker}s, which keeps the traces, the dependency graph and the cycle search
+ * together (docs/decisions/0005).
  * Each finding leaves as an {@link io.isowatch.sinks.Alert}; at the end of a bounded input the
  * checker settles and emits a typed {@link io.isowatch.job.HistoryVerdict} per history.
  *

@@ -11,9 +11,9 @@ import java.util.Objects;
 
 /**
  * One transaction of one process, its invocation paired with its completion (ok, fail or info):
- * how the tests read stage 1's output.
+ * how the tests read the events the job feeds its checker.
  *
- * @param invocation the invoke event, or null for a completion stage 1 released without one
+ * @param invocation the invoke event, or null for a completion let through without one
  *                   (the checker takes it for a transaction invoked at an unknown time)
  * @param completion the ok, fail or info event of the same agent and process
  */
@@ -51,7 +51,7 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
     }
 
     /**
-     * Pairs stage 1's output: each completion with the last invocation of its (agent, process),
+     * Pairs the events fed to the checker: each completion with the last invocation of its (agent, process),
      * or with none when it was released alone.
      */
     public static List<CompletedTxn> pairs(List<HistoryEvent> events) {
@@ -62,7 +62,7 @@ public record CompletedTxn(HistoryEvent invocation, HistoryEvent completion) {
             if (e.op().type() == OpType.INVOKE) {
                 HistoryEvent before = open.put(process, e);
                 if (before != null) {
-                    throw new AssertionError("stage 1 emitted two invocations of " + process + " in a row: "
+                    throw new AssertionError("the checker was fed two invocations of " + process + " in a row: "
                             + before.sequence() + " and " + e.sequence());
                 }
             } else {

@@ -108,7 +108,7 @@ class JobOptionsTest {
         e = assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("anomalies", "G7")));
         assertTrue(e.getMessage().startsWith("option anomalies: ") && e.getMessage().contains("G7"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(Map.of("reorder-window", "4")),
-                "stage 1 orders the checker's events: the job has no reorder-window");
+                "the job orders the checker's events: it has no reorder-window");
     }
 
     @Test

@@ -76,7 +76,7 @@ class KafkaPairingJobIT {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
         new CheckerJob(options, options.checkerOptions(), source,
-                JobSinks.of(List.of(), deadLetters).withPairedEvents(paired)).execute(env, "kafka-pairing-it");
+                JobSinks.of(List.of(), deadLetters).withCheckedEvents(paired)).execute(env, "kafka-pairing-it");
         List<CompletedTxn> completed = CompletedTxn.pairs(paired.values());
 
         assertEquals(txns, completed.size());

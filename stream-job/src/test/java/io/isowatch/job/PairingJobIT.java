@@ -30,9 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs stage 1 on Flink's MiniCluster with RocksDB state and Kryo disabled, over a bounded list of
+ * Runs the job on Flink's MiniCluster with RocksDB state and Kryo disabled, over a bounded list of
  * Kafka-shaped records that includes re-sent duplicates, a malformed record and a completion
- * whose process never invoked (released alone).
+ * whose process never invoked (let through alone), and reads the events fed to the checker.
  */
 class PairingJobIT {
 
@@ -108,7 +108,7 @@ class PairingJobIT {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
         CheckerJob job = new CheckerJob(options, options.checkerOptions(), source,
-                JobSinks.of(List.of(), deadLetters).withPairedEvents(paired));
+                JobSinks.of(List.of(), deadLetters).withCheckedEvents(paired));
         job.build(env);
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled(), "Kryo fallback must be off");
         env.execute("pairing-it");

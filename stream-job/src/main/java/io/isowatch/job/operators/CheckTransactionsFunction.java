@@ -41,27 +41,32 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * Stages 2 to 4 of the checker: puts the paired events of a history into one order and feeds
- * them to the core's {@link IncrementalChecker}, which keeps the per-key version traces and the
- * dependency graph, searches each cycle an edge closes, and reports findings; each finding
- * leaves as a rendered {@link Alert}.
+ * The checker of the job, one operator per history: drops re-sent events, puts a history's events
+ * back in the agent's order, holds processes to Jepsen's protocol ({@link ProcessGate}) and feeds
+ * what passes to the core's {@link IncrementalChecker}, which keeps the per-key version traces
+ * and the dependency graph, searches each cycle an edge closes, and reports findings; each
+ * finding leaves as a rendered {@link Alert}.
  *
  * <p><b>Why one task per history.</b> A cycle may run through any keys, so a history's graph is
  * one serial point (DESIGN.md); keeping the traces in the same task means an edge never travels
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
  * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
  * and stamps them from one clock, which is the order the checker needs. Histories of different
- * agents are checked apart, in parallel; stage 1 is keyed the same way (decision 0006).
+ * agents are checked apart, in parallel (decisions 0005, 0006, 0010).
  *
- * <p><b>Order.</b> Stage 1 emits a history's events in sequence order, each run as soon as it
- * is contiguous and the rest once the watermark passes them, before forwarding that watermark.
- * Events wait in {@value #PENDING_EVENTS} and enter the checker by the same rules
- * ({@link ReleaseOrder}: a contiguous run after a linger of {@value #LINGER_MILLIS} ms, which
- * makes one {@value #CHECKED_BATCHES} entry of it; anything else when the watermark passes it),
- * in index order: the recorder's own order, whatever the arrival order and the upstream
- * parallelism. (An event whose time runs behind a lower index already checked breaks that
- * order; the checker rejects it to the dead letters.) An event already behind the watermark
- * (which stage 1 prevents) goes to {@link #LATE_EVENTS}, counted.
+ * <p><b>Order.</b> Events wait in {@value #PENDING_EVENTS} and leave by {@link ReleaseOrder}'s
+ * rules: a run that continues the agent's numbering after a linger of {@value #LINGER_MILLIS}
+ * ms, which makes one {@value #CHECKED_BATCHES} entry of it; anything else when the watermark
+ * passes it. So any arrival order within {@code max-out-of-orderness} gives the same input to the
+ * checker, in index order. An event whose time runs behind a lower index already checked breaks
+ * that order; the checker rejects it to the dead letters.
+ *
+ * <p><b>Duplicates and late events.</b> {@code (agent, sequence)} identifies an event. A copy of
+ * an event still waiting, or at or below the highest sequence let go in its process, is dropped
+ * and counted ({@code duplicate_events}). An event behind the watermark, or whose sequence a
+ * release has already passed over, goes to {@link #LATE_EVENTS}, counted, never dropped
+ * silently. Once a process's progress expires ({@code dedupe-retention} of event time after its
+ * last event), a very late copy is reported as late instead, which is still visible.
  *
  * <p><b>State and recovery.</b> The checker lives on the heap; what it has seen is kept in
  * {@value #CHECKED_BATCHES}, one entry per release, numbered. After a restore the first timer or
@@ -101,16 +106,20 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String SUCCESSOR_FROM_BATCH = "successor-from-batch";
     /** The watermark of the last rotation, so a restored history rotates when it would have. */
     public static final String LAST_ROTATION = "last-rotation";
+    /** The history's next sequence: where the contiguous rule resumes after a restore. */
+    public static final String NEXT_SEQUENCE = "next-sequence";
 
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
     /** The final verdict of a bounded input, one per history. */
     public static final OutputTag<HistoryVerdict> VERDICTS = new OutputTag<>("verdicts", JobTypes.HISTORY_VERDICT);
-    /** Events the checker rejected as malformed (index order broken, say). */
-    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("checker-dead-letters", JobTypes.DEAD_LETTER);
-    /** Events that arrived behind this operator's watermark. */
-    public static final OutputTag<HistoryEvent> LATE_EVENTS = new OutputTag<>("checker-late-events", JobTypes.HISTORY_EVENT);
+    /** Events that break the protocol (double invocation, reuse after info) or that the checker rejected. */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", JobTypes.DEAD_LETTER);
+    /** Events that arrived behind the watermark, or after a release passed over their sequence. */
+    public static final OutputTag<HistoryEvent> LATE_EVENTS = new OutputTag<>("late-events", JobTypes.HISTORY_EVENT);
+    /** The events fed to the checker, in its order; emitted only by {@link #emittingCheckedEvents} (tests, debugging). */
+    public static final OutputTag<HistoryEvent> CHECKED_EVENTS = new OutputTag<>("checked-events", JobTypes.HISTORY_EVENT);
 
     /**
      * The checker's order within a release: the recorder's index (all events of a key share one
@@ -121,13 +130,17 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     private final CheckerOptions options;
     private final long retentionMillis;
+    private final long dedupeRetentionMillis;
+    private boolean emitCheckedEvents;
 
+    private transient ProcessGate gate;
     private transient WaitingEvents<String> waitingEvents;
     private transient MapState<Long, List<HistoryEvent>> checked;
     private transient ValueState<Long> batchCount;
     private transient ValueState<Long> checkerFromBatch;
     private transient ValueState<Long> successorFromBatch;
     private transient ValueState<Long> lastRotation;
+    private transient ValueState<Long> nextSequence;
 
     private transient CheckerMetrics metrics;
     /** The checkers of each history this task owns, on the heap; rebuilt from state after a restore. */
@@ -137,14 +150,23 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient long nowMillis;
 
     /**
-     * @param retention event time a history's transactions are kept for at least: the checker
-     *                  that alerts knows between one and two retentions of the history (see
-     *                  the class comment). Zero keeps everything (exactly {@code check}'s
-     *                  answers, unbounded memory).
+     * @param retention       event time a history's transactions are kept for at least: the
+     *                        checker that alerts knows between one and two retentions of the
+     *                        history (see the class comment). Zero keeps everything (exactly
+     *                        {@code check}'s answers, unbounded memory).
+     * @param dedupeRetention event time a process's progress (by which re-sent copies are
+     *                        recognised) outlives its latest event
      */
-    public CheckTransactionsFunction(CheckerOptions options, Duration retention) {
+    public CheckTransactionsFunction(CheckerOptions options, Duration retention, Duration dedupeRetention) {
         this.options = Objects.requireNonNull(options, "options");
         this.retentionMillis = retention.toMillis();
+        this.dedupeRetentionMillis = dedupeRetention.toMillis();
+    }
+
+    /** Also emits every event fed to the checker on {@link #CHECKED_EVENTS}; call before the job runs. */
+    public CheckTransactionsFunction emittingCheckedEvents() {
+        emitCheckedEvents = true;
+        return this;
     }
 
     @Override
@@ -166,6 +188,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         checkerFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_BATCH, Types.LONG));
         successorFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(SUCCESSOR_FROM_BATCH, Types.LONG));
         lastRotation = getRuntimeContext().getState(new ValueStateDescriptor<>(LAST_ROTATION, Types.LONG));
+        nextSequence = getRuntimeContext().getState(new ValueStateDescriptor<>(NEXT_SEQUENCE, Types.LONG));
+        gate = new ProcessGate(dedupeRetentionMillis, getRuntimeContext());
         live = new HashMap<>();
         metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
     }
@@ -223,6 +247,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         final TreeMap<Long, HistoryEvent> waiting;
         /** Which waiting events may enter the checkers now. */
         final ReleaseOrder order;
+        /** The processes' highest sequences let go, mirrored from the gate's state. */
+        final ProcessGate.Mirror progress = new ProcessGate.Mirror();
 
         /** @param currentFrom the current checker's first batch, also the next batch it is fed */
         Live(String history, long currentFrom) {
@@ -329,8 +355,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
-                    ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.MALFORMED_HISTORY, bad.getMessage(),
-                            PairCompletionsFunction.render(e)));
+                    ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.MALFORMED_HISTORY, bad.getMessage(), e));
                 }
             }
         }
@@ -338,13 +363,16 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<Alert> out) throws Exception {
-        long ts = EventTime.of(event);
-        if (ts <= ctx.timerService().currentWatermark()) {
+        Live history = history(ctx.getCurrentKey());
+        if (history.order.isWaiting(event.sequence()) || gate.isResent(history.progress, event)) {
+            metrics.duplicate();
+            return;
+        }
+        if (history.order.isBehind(event.sequence()) || EventTime.of(event) <= ctx.timerService().currentWatermark()) {
             metrics.late();
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        Live history = history(ctx.getCurrentKey());
         history.order.add(event, ctx.timerService());
         if (!history.endTimerRegistered) {
             // Fires only when a bounded input ends; once per checker, not per event.
@@ -357,12 +385,21 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        List<HistoryEvent> batch = history.order.take(ctx.timeDomain(), timestamp, watermark);
+        List<HistoryEvent> run = history.order.take(ctx.timeDomain(), timestamp, watermark);
         if (watermark != Long.MIN_VALUE && history.lastRotation == Long.MIN_VALUE) {
             history.lastRotation = watermark; // retention counts from the first release under a watermark
             lastRotation.update(watermark);
         }
-        release(history, batch, ctx, out);
+        if (!run.isEmpty()) {
+            List<HistoryEvent> batch = gate.admit(run, history.progress, (kind, e, message) -> {
+                metrics.deadLetter();
+                ctx.output(DEAD_LETTERS, DeadLetter.of(kind, message, e));
+            }, ctx.timerService());
+            nextSequence.update(history.order.next());
+            release(history, batch, ctx, out);
+        } else if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp != Long.MAX_VALUE) {
+            gate.expire(history.progress, timestamp);
+        }
         // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never rotates.
         if (retentionMillis > 0 && history.lastRotation != Long.MIN_VALUE && watermark != Long.MAX_VALUE
                 && watermark - history.lastRotation >= retentionMillis) {
@@ -384,6 +421,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             return;
         }
         batch.sort(ORDER);
+        if (emitCheckedEvents) {
+            for (HistoryEvent e : batch) {
+                ctx.output(CHECKED_EVENTS, e);
+            }
+        }
         long number = history.nextBatch;
         checked.put(number, batch);
         batchCount.update(number + 1);
@@ -432,12 +474,20 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             h.startSuccessor(); // started at the last rotation, no batch released since
         }
         h.lastRotation = lastRotation.value() == null ? Long.MIN_VALUE : lastRotation.value();
-        if (h.lastSequence != ReleaseOrder.NONE) {
-            h.order.resumeAt(h.lastSequence + 1);
+        Long resumeAt = nextSequence.value();
+        if (resumeAt != null) {
+            h.order.resumeAt(resumeAt);
+        } else if (h.lastSequence != ReleaseOrder.NONE) {
+            h.order.resumeAt(h.lastSequence + 1); // state of a release before next-sequence was kept here
         }
         metrics.restored(next - from);
         live.put(key, h);
         return h;
+    }
+
+    /** The operator's metrics, for tests. */
+    CheckerMetrics metrics() {
+        return metrics;
     }
 
     /** Settles the history at the end of a bounded input: what settling proves is alerted too. */

@@ -38,8 +38,9 @@ import java.util.function.ToLongFunction;
  *   <tr><td>graph_transactions</td><td>gauge</td><td>transactions in the alerting checkers' dependency graphs</td></tr>
  *   <tr><td>graph_edges</td><td>gauge</td><td>edges in those graphs</td></tr>
  *   <tr><td>detection_delay_ms</td><td>histogram</td><td>from the completion of a finding's last transaction to its alert</td></tr>
- *   <tr><td>late_events</td><td>counter</td><td>events behind this operator's watermark</td></tr>
- *   <tr><td>dead_letters</td><td>counter</td><td>events the checker rejected</td></tr>
+ *   <tr><td>duplicate_events</td><td>counter</td><td>re-sent copies of events already waiting or let go, dropped</td></tr>
+ *   <tr><td>late_events</td><td>counter</td><td>events behind the watermark, or whose sequence a release passed over</td></tr>
+ *   <tr><td>dead_letters</td><td>counter</td><td>events that break the protocol, or that the checker rejected</td></tr>
  *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checkers after a restore</td></tr>
  *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions forgotten when a checker generation retires (retention)</td></tr>
  *   <tr><td>history_cuts</td><td>counter</td><td>checker generations retired</td></tr>
@@ -75,6 +76,7 @@ final class CheckerMetrics {
 
     private final MetricGroup group;
     private final Counter checked;
+    private final Counter duplicates;
     private final Counter late;
     private final Counter deadLetters;
     private final Counter restored;
@@ -90,6 +92,7 @@ final class CheckerMetrics {
     CheckerMetrics(MetricGroup operatorGroup, CheckerOptions options) {
         this.group = operatorGroup.addGroup(GROUP);
         this.checked = group.counter("transactions_checked");
+        this.duplicates = group.counter("duplicate_events");
         this.late = group.counter("late_events");
         this.deadLetters = group.counter("dead_letters");
         this.restored = group.counter("restored_batches");
@@ -152,12 +155,28 @@ final class CheckerMetrics {
         }
     }
 
+    void duplicate() {
+        duplicates.inc();
+    }
+
     void late() {
         late.inc();
     }
 
     void deadLetter() {
         deadLetters.inc();
+    }
+
+    long duplicates() {
+        return duplicates.getCount();
+    }
+
+    long lateEvents() {
+        return late.getCount();
+    }
+
+    long deadLetters() {
+        return deadLetters.getCount();
     }
 
     /** A checker generation retired, forgetting these transactions. */

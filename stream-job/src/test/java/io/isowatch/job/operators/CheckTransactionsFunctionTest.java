@@ -229,7 +229,7 @@ class CheckTransactionsFunctionTest {
             OperatorSubtaskState restoreFrom, Duration retention) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, retention)),
+                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, retention, Duration.ofMinutes(1))),
                         new AgentHistoryKey(), Types.STRING);
         h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
         if (restoreFrom != null) {

@@ -1,12 +1,21 @@
 package io.isowatch.job.operators;
 
+import io.isowatch.checker.CheckerOptions;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.MicroOp;
 import io.isowatch.history.OpType;
 import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
+import io.isowatch.job.Events;
 import io.isowatch.job.serde.JobTypes;
+import io.isowatch.sinks.Alert;
 
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -25,20 +34,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class PairCompletionsFunctionTest {
+/**
+ * What enters the checker of a history, and when: re-sent copies dropped, the agent's order
+ * restored, each process held to Jepsen's protocol ({@link ProcessGate}), late events kept
+ * visible, and the per-process state cleared after the dedupe retention. Observed through the
+ * events the operator feeds its checker ({@link CheckTransactionsFunction#CHECKED_EVENTS}).
+ */
+class AdmissionTest {
 
     private static final long RETENTION_MS = 1_000;
 
-    private PairCompletionsFunction function;
-    private KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, HistoryEvent> harness;
+    private CheckTransactionsFunction function;
+    private KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness;
 
     @BeforeEach
     void open() throws Exception {
-        function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
-        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                new AgentHistoryKey(), Types.STRING);
-        harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness = harness();
         harness.open();
+    }
+
+    private KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness() throws Exception {
+        function = new CheckTransactionsFunction(CheckerOptions.defaults(), Duration.ZERO, Duration.ofMillis(RETENTION_MS))
+                .emittingCheckedEvents();
+        KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(function), new AgentHistoryKey(), Types.STRING);
+        h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+        return h;
     }
 
     @AfterEach
@@ -52,17 +73,40 @@ class PairCompletionsFunctionTest {
         }
     }
 
+    /** The events fed to the checker so far, in its order. */
+    private List<HistoryEvent> checked() {
+        var out = harness.getSideOutput(CheckTransactionsFunction.CHECKED_EVENTS);
+        return out == null ? List.of() : out.stream().map(StreamRecord::getValue).collect(Collectors.toList());
+    }
+
     private List<CompletedTxn> completed() {
-        return CompletedTxn.pairs(harness.extractOutputValues());
+        return CompletedTxn.pairs(checked());
+    }
+
+    /** Entries of the per-process state ({@link ProcessGate}) the history {@code agent} holds. */
+    private int processEntries(String agent) throws Exception {
+        KeyedStateBackend<String> backend = harness.getOperator().getKeyedStateBackend();
+        backend.setCurrentKey(agent);
+        int n = 0;
+        for (MapStateDescriptor<Long, ?> d : List.of(
+                new MapStateDescriptor<>(ProcessGate.PENDING_INVOCATIONS, Types.LONG, JobTypes.HISTORY_EVENT),
+                new MapStateDescriptor<>(ProcessGate.PROCESS_PROGRESS, Types.LONG, JobTypes.PROCESS_PROGRESS))) {
+            MapState<Long, ?> state = backend.getPartitionedState(VoidNamespace.INSTANCE,
+                    VoidNamespaceSerializer.INSTANCE, d);
+            for (var ignored : state.keys()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private List<DeadLetter> deadLetters() {
-        var out = harness.getSideOutput(PairCompletionsFunction.DEAD_LETTERS);
+        var out = harness.getSideOutput(CheckTransactionsFunction.DEAD_LETTERS);
         return out == null ? List.of() : out.stream().map(StreamRecord::getValue).collect(Collectors.toList());
     }
 
     private List<HistoryEvent> lateEvents() {
-        var out = harness.getSideOutput(PairCompletionsFunction.LATE_EVENTS);
+        var out = harness.getSideOutput(CheckTransactionsFunction.LATE_EVENTS);
         return out == null ? List.of() : out.stream().map(StreamRecord::getValue).collect(Collectors.toList());
     }
 
@@ -103,7 +147,7 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11));
         harness.processWatermark(30);
         assertEquals(1, completed().size());
-        assertEquals(3, function.duplicatesDropped());
+        assertEquals(3, function.metrics().duplicates());
         assertTrue(lateEvents().isEmpty());
         assertTrue(deadLetters().isEmpty());
     }
@@ -113,7 +157,7 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11), invoke("b", 0, 1, 10), ok("b", 1, 1, 11));
         harness.processWatermark(20);
         assertEquals(2, completed().size());
-        assertEquals(0, function.duplicatesDropped());
+        assertEquals(0, function.metrics().duplicates());
     }
 
     @Test
@@ -125,12 +169,15 @@ class PairCompletionsFunctionTest {
         assertNull(out.get(0).invocation());
         assertEquals(1, out.get(0).completion().sequence());
         assertTrue(deadLetters().isEmpty());
-        assertEquals(0, function.protocolDeadLetters());
+        assertEquals(0, function.metrics().deadLetters());
     }
 
     @Test
     void doubleInvocation_dropsTheSecond_andTheFirstStillPairs() throws Exception {
-        send(invoke("a", 0, 1, 10), invoke("a", 1, 1, 11), ok("a", 2, 1, 12));
+        // The completion completes seq 0's transaction (append 0 to key 1), as the checker requires.
+        HistoryEvent completion = Events.event("a", 2, OpType.OK, 1, 12,
+                new MicroOp.Append(1, 0), new MicroOp.Read(2, new long[] {}));
+        send(invoke("a", 0, 1, 10), invoke("a", 1, 1, 11), completion);
         harness.processWatermark(20);
         assertEquals(1, completed().size());
         assertEquals(0, completed().get(0).invocation().sequence());
@@ -156,9 +203,9 @@ class PairCompletionsFunctionTest {
         send(late);
         harness.processWatermark(100);
         assertEquals(List.of(late), lateEvents());
-        assertEquals(1, function.lateEvents());
+        assertEquals(1, function.metrics().lateEvents());
         assertTrue(completed().isEmpty());
-        assertEquals(0, harness.numKeyedStateEntries());
+        assertEquals(0, processEntries("a"));
     }
 
     @Test
@@ -167,15 +214,15 @@ class PairCompletionsFunctionTest {
         harness.processWatermark(11);
         assertEquals(1, completed().size());
         // process 1: progress only; process 2: pending invocation + progress
-        assertTrue(harness.numKeyedStateEntries() > 0);
+        assertEquals(3, processEntries("a"));
         send(ok("a", 3, 2, 12));
         harness.processWatermark(12);
         assertEquals(2, completed().size());
         harness.processWatermark(12 + RETENTION_MS - 1);
-        assertTrue(harness.numKeyedStateEntries() > 0, "progress kept for the retention");
+        assertEquals(2, processEntries("a"), "progress kept for the retention");
         harness.processWatermark(12 + RETENTION_MS + RETENTION_MS / 16);
-        assertEquals(0, harness.numKeyedStateEntries(), "all state cleared");
-        assertEquals(0, harness.numEventTimeTimers(), "no timers left");
+        assertEquals(0, processEntries("a"), "all process state cleared");
+        assertEquals(1, harness.numEventTimeTimers(), "no timers left but the end of input's");
     }
 
     @Test
@@ -187,10 +234,11 @@ class PairCompletionsFunctionTest {
         }
         assertEquals(50, completed().size());
         // 50 releases over 100 ms of event time: expiry timers rounded to 1/16 of the retention (62 ms).
-        assertTrue(harness.numEventTimeTimers() <= 3, () -> harness.numEventTimeTimers() + " timers");
+        // Plus the end of input's timer.
+        assertTrue(harness.numEventTimeTimers() <= 4, () -> harness.numEventTimeTimers() + " timers");
         harness.processWatermark(200 + RETENTION_MS);
-        assertEquals(0, harness.numKeyedStateEntries());
-        assertEquals(0, harness.numEventTimeTimers());
+        assertEquals(0, processEntries("a"));
+        assertEquals(1, harness.numEventTimeTimers());
     }
 
     @Test
@@ -228,10 +276,10 @@ class PairCompletionsFunctionTest {
                 harness.processWatermark(newest - bound - 1);
                 if (random.nextInt(4) == 0) {
                     // let contiguous runs leave ahead of the watermark, at random points
-                    harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
+                    harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
                 }
             }
-            List<Long> emitted = harness.extractOutputValues().stream().map(HistoryEvent::sequence).toList();
+            List<Long> emitted = checked().stream().map(HistoryEvent::sequence).toList();
             assertEquals(emitted.stream().sorted().toList(), emitted, "seed " + seed + ": emitted in sequence order");
             harness.processWatermark(Long.MAX_VALUE);
             java.util.Set<String> got = completed().stream()
@@ -240,7 +288,7 @@ class PairCompletionsFunctionTest {
             assertEquals(expected, got, "seed " + seed);
             assertTrue(deadLetters().isEmpty(), "seed " + seed + ": " + deadLetters());
             assertTrue(lateEvents().isEmpty(), "seed " + seed);
-            assertEquals(0, harness.numKeyedStateEntries(), "seed " + seed);
+            assertEquals(0, processEntries("a"), "seed " + seed);
         }
     }
 
@@ -248,11 +296,11 @@ class PairCompletionsFunctionTest {
     void afterTheFirstRelease_aContiguousRunLeavesAfterTheLinger_withoutWaitingForTheWatermark() throws Exception {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11));
         harness.processWatermark(10);
-        assertEquals(List.of(0L, 1L), sequences(harness.extractOutputValues()), "run after the first release");
+        assertEquals(List.of(0L, 1L), sequences(checked()), "run after the first release");
         send(invoke("a", 2, 2, 1_000), invoke("a", 3, 1, 1_001), ok("a", 4, 2, 1_002));
-        assertEquals(2, harness.extractOutputValues().size(), "the run lingers first");
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), sequences(harness.extractOutputValues()),
+        assertEquals(2, checked().size(), "the run lingers first");
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), sequences(checked()),
                 "released with the watermark still at 10");
         assertEquals(2, completed().size());
     }
@@ -262,8 +310,8 @@ class PairCompletionsFunctionTest {
         // A burst shorter than the out-of-orderness bound, then silence: no later event would ever
         // move the watermark past these, so only the numbering can release them.
         send(ok("a", 1, 1, 11), invoke("a", 0, 1, 10), invoke("a", 2, 2, 12), ok("a", 3, 2, 13));
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(0L, 1L, 2L, 3L), sequences(harness.extractOutputValues()));
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 1L, 2L, 3L), sequences(checked()));
         assertEquals(2, completed().size());
         assertTrue(lateEvents().isEmpty());
     }
@@ -271,10 +319,10 @@ class PairCompletionsFunctionTest {
     @Test
     void aHistoryJoinedMidWay_waitsForTheWatermark() throws Exception {
         send(invoke("a", 7, 1, 10), ok("a", 8, 1, 11));
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertTrue(harness.extractOutputValues().isEmpty(), "events before 7 may still come");
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertTrue(checked().isEmpty(), "events before 7 may still come");
         harness.processWatermark(10);
-        assertEquals(List.of(7L, 8L), sequences(harness.extractOutputValues()));
+        assertEquals(List.of(7L, 8L), sequences(checked()));
     }
 
     @Test
@@ -282,21 +330,21 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10));
         harness.processWatermark(10);
         send(ok("a", 2, 2, 30), invoke("a", 3, 3, 31), ok("a", 4, 3, 32)); // seq 1 is missing
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(0L), sequences(harness.extractOutputValues()), "nothing leaves across the gap");
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L), sequences(checked()), "nothing leaves across the gap");
         harness.processWatermark(31);
         // 2 completes a transaction of process 2, which never invoked: it leaves alone; 3 and 4 pair.
-        assertEquals(List.of(0L, 2L, 3L, 4L), sequences(harness.extractOutputValues()));
+        assertEquals(List.of(0L, 2L, 3L, 4L), sequences(checked()));
         assertTrue(deadLetters().isEmpty());
         // The contiguous rule resumes after what the watermark released...
         send(ok("a", 5, 1, 40));
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(0L, 2L, 3L, 4L, 5L), sequences(harness.extractOutputValues()));
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L, 2L, 3L, 4L, 5L), sequences(checked()));
         // ...and the skipped event, arriving now, is late, not released out of order.
         HistoryEvent skipped = invoke("a", 1, 9, 20);
         send(skipped);
         assertEquals(List.of(skipped), lateEvents());
-        assertEquals(0, function.duplicatesDropped());
+        assertEquals(0, function.metrics().duplicates());
     }
 
     @Test
@@ -304,27 +352,24 @@ class PairCompletionsFunctionTest {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 30), invoke("a", 3, 2, 35));
         harness.processWatermark(20);
         var snapshot = harness.snapshot(1, 1);
-        List<HistoryEvent> beforeRestore = harness.extractOutputValues();
+        List<HistoryEvent> beforeRestore = checked();
         assertEquals(List.of(0L, 1L), sequences(beforeRestore),
                 "the invocation leaves as the watermark passes it, its completion with it (contiguous); 3 waits for 2");
         harness.close();
 
-        function = new PairCompletionsFunction(Duration.ofMillis(RETENTION_MS));
-        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                new AgentHistoryKey(), Types.STRING);
-        harness.setup(JobTypes.HISTORY_EVENT.createSerializer(harness.getExecutionConfig().getSerializerConfig()));
+        harness = harness();
         harness.initializeState(snapshot);
         harness.open();
         // Re-sent after the restart: 0 and 1 had been released (known from the restored progress
         // alone), 3 was still buffered; all three are duplicates.
         send(ok("a", 1, 1, 30), invoke("a", 0, 1, 10), invoke("a", 3, 2, 35));
-        assertEquals(3, function.duplicatesDropped());
+        assertEquals(3, function.metrics().duplicates());
         // The restored next sequence lets 2 and the buffered 3 leave without the watermark.
         send(invoke("a", 2, 3, 32));
-        harness.setProcessingTime(harness.getProcessingTime() + PairCompletionsFunction.LINGER_MILLIS);
-        assertEquals(List.of(2L, 3L), sequences(harness.extractOutputValues()));
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(2L, 3L), sequences(checked()));
         List<HistoryEvent> all = new java.util.ArrayList<>(beforeRestore);
-        all.addAll(harness.extractOutputValues());
+        all.addAll(checked());
         List<CompletedTxn> pairs = CompletedTxn.pairs(all);
         assertEquals(1, pairs.size());
         assertEquals(0, pairs.get(0).invocation().sequence());
