@@ -77,6 +77,13 @@ class AgentJarIT {
         assertTrue(bad.err().contains("Run 'isowatch ui --help' for usage."), bad.err());
     }
 
+    @Test
+    void version_isTheBuildsVersion(@TempDir Path dir) throws Exception {
+        Result r = java(dir, "--version");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertEquals("isowatch " + System.getProperty("isowatch.version"), r.out().strip());
+    }
+
     record Result(int code, String out, String err) {
     }
 
