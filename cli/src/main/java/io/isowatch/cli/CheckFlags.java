@@ -8,6 +8,7 @@ import io.isowatch.checker.Workload;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -135,22 +136,9 @@ final class CheckFlags {
         out.printf("%s: %,d txns, %,d events checked in %.2f s%n", file, txns, ops, seconds);
     }
 
+    /** A JSON string literal, escaped by Jackson, which writes every other JSON isowatch prints. */
     static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"').toString();
+        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
     }
 
     private CommandLine.ParameterException usage(String message) {

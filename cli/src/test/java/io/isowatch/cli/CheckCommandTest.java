@@ -37,6 +37,12 @@ class CheckCommandTest {
     }
 
     @Test
+    void quote_makesAJsonStringOfAnyPath() {
+        String path = "dir \"x\"\\y\u0001\t\u00e9.jsonl";
+        assertEquals(path, Json.object("{\"file\":" + CheckFlags.quote(path) + "}").get("file"));
+    }
+
+    @Test
     void check_validHistory_exitsZeroAndSaysTrue() {
         Run r = run("check", "-q", golden("valid-concurrent").toString());
         assertEquals(ExitCodes.VALID, r.code(), r.err());
