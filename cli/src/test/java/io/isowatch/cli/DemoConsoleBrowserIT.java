@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -45,7 +46,14 @@ class DemoConsoleBrowserIT {
             assertEquals("yes", browser.js("return window.__samePage;"), "arrived without a reload");
             browser.screenshot("demo-console-live");
 
-            skew.findElement(By.cssSelector("td.type a")).click();
+            // Findings keep arriving and rows move under the pointer, so a pointer click can land
+            // on another row's link: find and click the write skew's link in one script (the page
+            // cannot change in between), and expect its page.
+            Object href = browser.js("for (const row of document.querySelectorAll('#findings tbody tr')) {"
+                    + " if (row.textContent.includes('G2-item')) {"
+                    + " const link = row.querySelector('td.type a'); link.click(); return link.href; } }"
+                    + " return null;");
+            assertNotNull(href, "a G2-item row with a link");
             WebElement picture = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("cycle")));
             browser.await(Duration.ofSeconds(5), d -> Boolean.TRUE.equals(browser.js(
                     "return arguments[0].complete && arguments[0].naturalWidth > 0;", picture)));
@@ -53,6 +61,7 @@ class DemoConsoleBrowserIT {
                     picture.getRect().getDimension().toString());
             assertTrue(browser.driver().findElement(By.id("explanation")).getText().contains("a contradiction!"));
             assertTrue(browser.driver().getCurrentUrl().startsWith(base + "/findings/"));
+            assertEquals(href, browser.driver().getCurrentUrl(), "the page of the finding clicked");
             browser.screenshot("demo-console-finding");
             assertEquals(List.of(), browser.scriptProblems());
             Printed.await(out, Pattern.compile(Pattern.quote("The findings console stays at " + base + "/")),
