@@ -115,7 +115,7 @@ class AdmissionTest {
         send(invoke("a", 0, 1, 10), ok("a", 1, 1, 11),
                 invoke("a", 2, 1, 12), complete(OpType.FAIL, "a", 3, 1, 13),
                 invoke("a", 4, 2, 12), complete(OpType.INFO, "a", 5, 2, 14));
-        assertTrue(completed().isEmpty(), "nothing is released before the watermark passes");
+        assertTrue(completed().isEmpty(), "nothing leaves before the linger ends or the watermark passes");
         harness.processWatermark(100);
         List<CompletedTxn> out = completed();
         assertEquals(3, out.size());
@@ -375,6 +375,25 @@ class AdmissionTest {
         assertEquals(0, pairs.get(0).invocation().sequence());
         assertTrue(lateEvents().isEmpty());
         assertTrue(deadLetters().isEmpty());
+    }
+
+    @Test
+    void restore_resumesAfterAnEventTheProtocolDropped() throws Exception {
+        // seq 1 invokes again while seq 0 is pending: dropped, so no checked batch holds it, and
+        // only the kept next sequence says the numbering stands at 2.
+        send(invoke("a", 0, 1, 10), invoke("a", 1, 1, 11));
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(0L), sequences(checked()));
+        assertEquals(List.of(DeadLetter.Kind.DOUBLE_INVOCATION), deadLetters().stream().map(DeadLetter::kind).toList());
+        var snapshot = harness.snapshot(1, 1);
+        harness.close();
+
+        harness = harness();
+        harness.initializeState(snapshot);
+        harness.open();
+        send(invoke("a", 2, 2, 12));
+        harness.setProcessingTime(harness.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+        assertEquals(List.of(2L), sequences(checked()), "contiguous after the dropped 1, without the watermark");
     }
 
     private static List<Long> sequences(List<HistoryEvent> events) {
