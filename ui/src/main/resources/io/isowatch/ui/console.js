@@ -147,6 +147,11 @@
     const table = findingsTable('findings');
     const body = table.tBodies[0];
     const histories = el('ul', { id: 'histories' });
+    // Findings that arrive while a person points at (or has focus in) the list wait here, so the
+    // row under the pointer is still the one clicked. The notice's line is always there, so its
+    // text appearing moves nothing either.
+    const held = [];
+    const heldNotice = el('button', { id: 'held', type: 'button', hidden: true });
     append(clear(app), [
       REPORT ? reportHeader() : null,
       el('h1', null, 'Findings'), total, counts,
@@ -154,6 +159,7 @@
         el('label', null, 'Anomaly', filters.type),
         el('label', null, 'Rules out', filters.model),
         el('label', null, 'History', filters.history)),
+      el('div', { class: 'held-line' }, heldNotice),
       table,
       el('h2', null, 'Histories'), histories,
     ]);
@@ -200,6 +206,22 @@
     function onRow(f) {
       if (seen.has(f.id)) return; // a repeat of one finding (the job restored) is shown once
       seen.add(f.id);
+      if (!REPORT && body.rows.length > 0 && (table.matches(':hover') || table.contains(document.activeElement))) {
+        held.push(f);
+        heldNotice.textContent = held.length + (held.length === 1 ? ' new finding' : ' new findings')
+          + ' held while you point at the list: show';
+        heldNotice.hidden = false;
+        return;
+      }
+      showRow(f);
+    }
+
+    function releaseHeld() {
+      heldNotice.hidden = true;
+      for (const f of held.splice(0)) showRow(f);
+    }
+
+    function showRow(f) {
       shown++;
       perType.set(f.type, (perType.get(f.type) || 0) + 1);
       addOption(filters.type, known.type, f.type, f.type);
@@ -218,6 +240,9 @@
     }
 
     for (const select of Object.values(filters)) select.addEventListener('change', applyFilters);
+    table.addEventListener('pointerleave', releaseHeld);
+    table.addEventListener('focusout', e => { if (!table.contains(e.relatedTarget)) releaseHeld(); });
+    heldNotice.addEventListener('click', releaseHeld);
     source.subscribe(onRow);
   }
 

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Rectangle;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.Select;
 
 import java.io.IOException;
@@ -121,6 +123,33 @@ class ConsoleBrowserIT {
         assertEquals("yes", browser.js("return window.__samePage;"), "the page was not reloaded");
         assertEquals(live.id(), shownIds().get(0), "newest first");
         browser.screenshot("console-live-arrival");
+    }
+
+    @Test
+    void findingsArrivingWhileThePointerIsOnTheList_waitUntilItLeaves_soNoRowMovesUnderIt() {
+        openList();
+        List<String> before = shownIds();
+        WebElement first = browser.driver().findElement(By.cssSelector("#findings tbody tr"));
+        Rectangle where = first.getRect();
+        Alert held = TestAlerts.writeSkewAlert("held-1", "held-2", 2000, "agent-4", System.currentTimeMillis());
+        try {
+            new Actions(browser.driver()).moveToElement(first).perform();
+            sink.accept(held);
+            WebElement notice = browser.await(Duration.ofSeconds(5), d -> {
+                WebElement n = d.findElement(By.id("held"));
+                return n.isDisplayed() ? n : null;
+            });
+            assertTrue(notice.getText().startsWith("1 new finding held"), notice.getText());
+            assertEquals(before, shownIds(), "no row was added while the pointer was on the list");
+            assertEquals(where, first.getRect(), "the row under the pointer did not move");
+            browser.screenshot("console-held-arrival");
+        } finally {
+            new Actions(browser.driver()).moveToElement(browser.driver().findElement(By.tagName("h1"))).perform();
+        }
+        browser.await(Duration.ofSeconds(2), d -> held.id().equals(shownIds().get(0)));
+        assertFalse(browser.driver().findElement(By.id("held")).isDisplayed(), "the notice leaves with the held rows");
+        assertEquals(before, shownIds().subList(1, shownIds().size()));
+        assertNoScriptErrors();
     }
 
     @Test
