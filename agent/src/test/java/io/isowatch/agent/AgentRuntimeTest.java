@@ -6,6 +6,7 @@ import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Validity;
@@ -61,7 +62,7 @@ class AgentRuntimeTest {
         List<Op> whole = new ArrayList<>(before);
         whole.addAll(after);
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of("snapshot-isolation")), new AtomTable());
+                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("snapshot-isolation"))), new AtomTable());
         whole.forEach(checker::accept);
         assertEquals(Validity.TRUE, checker.finish().valid(), "the two runs make one valid history");
     }

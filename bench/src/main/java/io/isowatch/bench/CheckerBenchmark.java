@@ -1,5 +1,6 @@
 package io.isowatch.bench;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
@@ -57,7 +58,7 @@ public class CheckerBenchmark {
     @OperationsPerInvocation(TXNS)
     public Verdict check() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(java.util.Set.of(model)), new AtomTable());
+                CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of(model))), new AtomTable());
         for (Op op : history) {
             checker.accept(op);
         }

@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.Validity;
@@ -89,7 +90,7 @@ final class CheckCommand implements Callable<Integer> {
                     Pictures.Drawn drawn = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),
                             maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes);
                     Report.write(outputDirectory(file), file.getFileName().toString(), result.verdict(), result.atoms(),
-                            options.consistencyModels(), drawn.svgs());
+                            ConsistencyModel.names(options.consistencyModels()), drawn.svgs());
                     int skipped = drawn.skipped();
                     if (skipped > 0) {
                         err.println("isowatch check: " + file + ": " + skipped + " cycle picture(s) not drawn: DOT larger"

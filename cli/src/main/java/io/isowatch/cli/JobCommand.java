@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
@@ -85,7 +86,8 @@ final class JobCommand implements Callable<Integer> {
         JobOptions options = options();
         PrintWriter err = spec.commandLine().getErr();
         err.printf("isowatch job: checking topic %s on %s against %s (%s); alerts to topic %s%s; Ctrl-C stops%n",
-                options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model" : String.join(", ", options.consistencyModels()),
+                options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
+                        : String.join(", ", ConsistencyModel.names(options.consistencyModels())),
                 options.workload().elleName(), options.alertsTopic(),
                 metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/");
         err.flush();

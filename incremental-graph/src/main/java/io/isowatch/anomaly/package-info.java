@@ -16,6 +16,8 @@
  * the {@link io.isowatch.anomaly.Boundary} of models a history rules out. Invariant: for the same
  * options and anomalies, these answers equal Elle's, name for name, so a verdict from isowatch
  * can be compared with one from Elle directly. The lattice tables are immutable and built once.
+ * A {@link io.isowatch.anomaly.ConsistencyModel} is one model name the lattice knows, checked when
+ * the value is built, so options never carry a model the checker would refuse.
  *
  * <p>References: A. Adya, <i>Weak Consistency: A Generalized Theory and Optimistic
  * Implementations for Distributed Transactions</i>, PhD thesis, MIT, 1999 (the G-classes and the

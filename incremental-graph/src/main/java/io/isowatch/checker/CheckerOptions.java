@@ -1,5 +1,7 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
+
 import java.util.Objects;
 import java.util.Set;
 
@@ -7,7 +9,8 @@ import java.util.Set;
  * What to check and how: the consistency models and extra anomalies that make a history invalid,
  * how far out of order events may arrive, and the budget of the cycle search.
  *
- * @param consistencyModels models the history must satisfy, by Elle name (empty for none)
+ * @param consistencyModels models the history must satisfy (empty for none); each one is known to
+ *                          Elle, as {@link ConsistencyModel} refuses any other name
  * @param anomalies         further anomalies to prohibit, by Elle name
  * @param reorderWindow     how many events may arrive ahead of an event with a smaller index;
  *                          0 when events arrive in index order
@@ -20,13 +23,13 @@ import java.util.Set;
  *                          {@code :cycle-search-timeout}); 0 for no limit, the default, which
  *                          keeps verdicts independent of the machine's speed
  */
-public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
+public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String> anomalies, int reorderWindow,
                              long cycleSearchBudget, Workload workload, RegisterOptions registerOptions,
                              long cycleSearchTimeoutMillis)
         implements java.io.Serializable {
 
     /** Elle's default: strict-serializable. */
-    public static final Set<String> DEFAULT_MODELS = Set.of("strict-serializable");
+    public static final Set<ConsistencyModel> DEFAULT_MODELS = Set.of(ConsistencyModel.STRICT_SERIALIZABLE);
     public static final long DEFAULT_CYCLE_SEARCH_BUDGET = 5_000_000L;
 
     public CheckerOptions {
@@ -46,7 +49,7 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
     }
 
     /** List-append options. */
-    public CheckerOptions(Set<String> consistencyModels, Set<String> anomalies, int reorderWindow,
+    public CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String> anomalies, int reorderWindow,
                           long cycleSearchBudget) {
         this(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, Workload.LIST_APPEND,
                 RegisterOptions.NONE, 0);
@@ -57,7 +60,7 @@ public record CheckerOptions(Set<String> consistencyModels, Set<String> anomalie
         return new CheckerOptions(DEFAULT_MODELS, Set.of(), 0, DEFAULT_CYCLE_SEARCH_BUDGET);
     }
 
-    public CheckerOptions withModels(Set<String> models) {
+    public CheckerOptions withModels(Set<ConsistencyModel> models) {
         return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions,
                 cycleSearchTimeoutMillis);
     }

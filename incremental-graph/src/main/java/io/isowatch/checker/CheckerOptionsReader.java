@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.config.Durations;
 
@@ -71,16 +72,15 @@ public final class CheckerOptionsReader {
             throw new IllegalArgumentException(name.apply(WFR_KEYS) + ", " + name.apply(SEQUENTIAL_KEYS) + " and "
                     + name.apply(LINEARIZABLE_KEYS) + " apply to the rw-register workload only");
         }
-        Set<String> models = new LinkedHashSet<>();
+        Set<ConsistencyModel> models = new LinkedHashSet<>();
         for (String m : v.get(CONSISTENCY_MODELS).split(",")) {
             String model = m.trim();
             if (!model.isEmpty() && !"none".equals(model)) {
                 try {
-                    ConsistencyModels.canonicalModel(model);
+                    models.add(ConsistencyModel.of(model));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(name.apply(CONSISTENCY_MODELS) + ": " + e.getMessage(), e);
                 }
-                models.add(model);
             }
         }
         Set<String> anomalies = new LinkedHashSet<>();
@@ -105,7 +105,7 @@ public final class CheckerOptionsReader {
     public static Map<String, String> write(CheckerOptions o) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(CONSISTENCY_MODELS, o.consistencyModels().isEmpty() ? "none"
-                : String.join(",", new TreeSet<>(o.consistencyModels())));
+                : String.join(",", ConsistencyModel.names(o.consistencyModels())));
         m.put(ANOMALIES, String.join(",", new TreeSet<>(o.anomalies())));
         m.put(WORKLOAD, o.workload().elleName());
         m.put(REORDER_WINDOW, Integer.toString(o.reorderWindow()));

@@ -2,6 +2,7 @@ package io.isowatch.checker;
 
 import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.Boundary;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.anomaly.Evidence;
 import io.isowatch.anomaly.Finding;
@@ -91,8 +92,9 @@ public final class IncrementalChecker {
         this.options = Objects.requireNonNull(options, "options");
         this.atoms = Objects.requireNonNull(atoms, "atoms");
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.reportable = ConsistencyModels.reportableAnomalyTypes(options.consistencyModels(), options.anomalies());
-        this.prohibited = ConsistencyModels.prohibitedAnomalyTypes(options.consistencyModels(), options.anomalies());
+        List<String> models = ConsistencyModel.names(options.consistencyModels());
+        this.reportable = ConsistencyModels.reportableAnomalyTypes(models, options.anomalies());
+        this.prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, options.anomalies());
         this.realtime = ConsistencyModels.realtimeNeeded(reportable);
         this.process = !realtime && ConsistencyModels.processNeeded(reportable);
         this.reorder = new ReorderBuffer(options.reorderWindow());

@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.Op;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -49,7 +50,7 @@ class AnomalyInjectorTest {
         Verdict v = CheckerHistories.check(ops, STRICT);
         assertEquals(new TreeSet<>(p.expected), CheckerHistories.typeNames(v), p + " incremental\n" + history);
         assertEquals(Validity.FALSE, v.valid(), p + " incremental\n" + history);
-        BatchReference.Result r = BatchReference.check(ops, STRICT.consistencyModels(), Set.of());
+        BatchReference.Result r = BatchReference.check(ops, Set.copyOf(ConsistencyModel.names(STRICT.consistencyModels())), Set.of());
         assertNotNull(r);
         assertEquals(new TreeSet<>(p.expected), r.types(), p + " reference\n" + history);
         assertEquals(Validity.FALSE, r.valid(), p + " reference\n" + history);

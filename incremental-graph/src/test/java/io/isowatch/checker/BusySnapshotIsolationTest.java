@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryReader;
@@ -24,7 +25,7 @@ class BusySnapshotIsolationTest {
 
     private static Verdict check(Set<String> models) {
         AtomTable atoms = new AtomTable();
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(models), atoms);
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)), atoms);
         try (InputStream in = BusySnapshotIsolationTest.class.getResourceAsStream(
                 "/regressions/busy-snapshot-isolation-store.jsonl.gz");
              HistoryReader reader = HistoryReader.open("busy-snapshot-isolation-store.jsonl.gz", in, atoms)) {

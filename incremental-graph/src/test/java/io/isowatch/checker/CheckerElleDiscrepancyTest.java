@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.Op;
 import org.junit.jupiter.api.Test;
 
@@ -161,7 +162,7 @@ class CheckerElleDiscrepancyTest {
     }
 
     private static void assertElle(List<Op> h, Validity valid, Set<String> types) {
-        BatchReference.Result r = BatchReference.check(h, CheckerOptions.DEFAULT_MODELS, Set.of());
+        BatchReference.Result r = BatchReference.check(h, Set.copyOf(ConsistencyModel.names(CheckerOptions.DEFAULT_MODELS)), Set.of());
         assertEquals(new TreeSet<>(types), r.types(), "reference");
         assertEquals(valid, r.valid(), "reference");
         assertEquals(new TreeSet<>(types), r.types(), "reference");

@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -166,7 +167,7 @@ final class CheckerHistories {
     record Loaded(List<Op> ops, AtomTable atoms, Set<String> models, Set<String> anomalies,
                   RegisterOptions registers) {
         CheckerOptions options() {
-            CheckerOptions o = CheckerOptions.defaults().withModels(models).withAnomalies(anomalies);
+            CheckerOptions o = CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withAnomalies(anomalies);
             return registers == null ? o : o.withRegisters(registers);
         }
 

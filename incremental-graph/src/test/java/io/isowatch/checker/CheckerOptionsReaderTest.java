@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -29,7 +30,7 @@ class CheckerOptionsReaderTest {
         CheckerOptions o = read(Map.of("consistency-models", " serializable , PL-2 ", "anomalies", "G1a",
                 "workload", "rw-register", "reorder-window", "16", "cycle-search-budget", "77",
                 "cycle-search-timeout", "1500ms", "sequential-keys", "true"));
-        assertEquals(Set.of("serializable", "PL-2"), o.consistencyModels());
+        assertEquals(Set.of(ConsistencyModel.of("serializable"), ConsistencyModel.of("PL-2")), o.consistencyModels());
         assertEquals(Set.of("G1a"), o.anomalies());
         assertEquals(Workload.RW_REGISTER, o.workload());
         assertEquals(16, o.reorderWindow());
@@ -44,6 +45,8 @@ class CheckerOptionsReaderTest {
     void badValues_areRefused_namingTheOptionAndValue() {
         assertTrue(refusal(Map.of("workload", "bank")).startsWith("<workload>: unknown workload \"bank\""));
         assertTrue(refusal(Map.of("consistency-models", "serialisable")).startsWith("<consistency-models>: "));
+        assertTrue(refusal(Map.of("consistency-models", "strict-serializable,bogus"))
+                .startsWith("<consistency-models>: unknown consistency model \"bogus\"; known models"));
         assertTrue(refusal(Map.of("anomalies", "G9")).startsWith("<anomalies>: "));
         assertTrue(refusal(Map.of("reorder-window", "-1")).contains("<reorder-window>: expected a whole number"));
         assertTrue(refusal(Map.of("cycle-search-budget", "0")).contains("got \"0\""));

@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.gen.GeneratorArbitraries;
@@ -59,7 +60,7 @@ class CheckerProperties {
         }
 
         CheckerOptions options() {
-            return CheckerOptions.defaults().withModels(models).withAnomalies(anomalies);
+            return CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withAnomalies(anomalies);
         }
     }
 

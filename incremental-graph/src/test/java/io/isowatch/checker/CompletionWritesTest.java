@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -29,7 +30,7 @@ class CompletionWritesTest {
 
     @Test
     void completionWithOtherAppends_isAViolation_andTheProcessIsCheckedOn() {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(java.util.Set.of("serializable")),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of("serializable"))),
                 new AtomTable());
         checker.accept(op(0, OpType.INVOKE, 0, append(1, 1), new MicroOp.Read(2, null)));
         HistoryViolationException e = assertThrows(HistoryViolationException.class,

@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.anomaly.Boundary;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
@@ -281,7 +282,7 @@ class NilReadProperties {
                 .build();
         List<Op> known = new ArrayList<>(history);
         known.set(3, crashed(history.get(3)));
-        CheckerOptions strict = CheckerOptions.defaults().withModels(Set.of("strict-serializable"));
+        CheckerOptions strict = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
         Verdict withRead = check(known, strict).verdict();
         Verdict withoutRead = check(infoReadsWrittenNil(known), strict).verdict();
         assertEquals(Set.of("G0"), CheckerHistories.typeNames(withRead));

@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
@@ -65,7 +66,7 @@ final class RegisterHistories {
 
     /** Register checker options for the given models and sources. */
     static CheckerOptions options(java.util.Set<String> models, RegisterOptions sources) {
-        return CheckerOptions.defaults().withModels(models).withRegisters(sources);
+        return CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withRegisters(sources);
     }
 
     /** Runs the incremental checker over {@code ops} in the order given. */

@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.gen.GeneratorArbitraries;
 import io.isowatch.gen.GeneratorOptions;
@@ -34,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TruncatedHistoryProperties {
 
-    private static final Set<String> MODELS = Set.of("strict-serializable");
+    private static final Set<ConsistencyModel> MODELS = Set.of(ConsistencyModel.STRICT_SERIALIZABLE);
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {

@@ -1,5 +1,6 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -36,7 +37,7 @@ class WorkloadMicroOpsTest {
     @Test
     void listAppend_refusesARegisterWrite_andChecksTheProcessOn() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of("serializable")), new AtomTable());
+                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), new AtomTable());
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
                 () -> checker.accept(op(0, OpType.INVOKE, 0, new MicroOp.Append(1, 1), new MicroOp.Write(2, 7))));
         assertTrue(e.getMessage().contains("index 0: micro-op 2 is [:w 2 7], a register write; a list-append history"

@@ -1,5 +1,6 @@
 package io.isowatch.testing;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.RegisterOptions;
 import io.isowatch.history.AtomTable;
@@ -53,7 +54,7 @@ public final class Golden {
         public CheckerOptions checkerOptions() {
             List<String> anomalies = strings("anomalies");
             CheckerOptions options = CheckerOptions.defaults()
-                    .withModels(new HashSet<>(strings("consistency-models")))
+                    .withModels(ConsistencyModel.ofNames(strings("consistency-models")))
                     .withAnomalies(new HashSet<>(anomalies == null ? List.of() : anomalies));
             if ("rw-register".equals(expected.get("workload"))) {
                 Map<String, Object> r = (Map<String, Object>) expected.getOrDefault("register-options", Map.of());

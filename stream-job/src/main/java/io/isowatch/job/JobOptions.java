@@ -1,5 +1,6 @@
 package io.isowatch.job;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
@@ -242,7 +243,7 @@ public record JobOptions(
     }
 
     /** The models checked (empty for none). */
-    public Set<String> consistencyModels() {
+    public Set<ConsistencyModel> consistencyModels() {
         return checker.consistencyModels();
     }
 

@@ -1,6 +1,7 @@
 package io.isowatch.job;
 
 import io.isowatch.history.codec.HistoryEventJson;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
@@ -80,7 +81,7 @@ class CheckerJobIT {
 
     @Test
     void generatedHistories_reorderedWithinTheBound_matchOfflineVerdicts() throws Exception {
-        CheckerOptions options = CheckerOptions.defaults().withModels(Set.of("serializable"));
+        CheckerOptions options = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable")));
         List<History> histories = new ArrayList<>();
         for (long seed = 1; seed <= 4; seed++) {
             // Stale reads make real anomalies; 1 ms between events lets the watermark release

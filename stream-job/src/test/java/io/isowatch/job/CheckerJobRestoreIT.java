@@ -1,6 +1,7 @@
 package io.isowatch.job;
 
 import io.isowatch.agent.transport.ShippedRecords;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
@@ -138,7 +139,7 @@ class CheckerJobRestoreIT {
         Set<String> ids = new HashSet<>();
         List<Finding> found = new ArrayList<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of("serializable")), atoms, found::add);
+                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), atoms, found::add);
         for (Op op : ops) {
             checker.accept(op);
         }

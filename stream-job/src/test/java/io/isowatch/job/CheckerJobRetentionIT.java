@@ -1,6 +1,7 @@
 package io.isowatch.job;
 
 import io.isowatch.history.codec.HistoryEventJson;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
@@ -64,7 +65,7 @@ class CheckerJobRetentionIT {
     void faultyHistory_cutManyTimes_rulesOutNoMoreThanTheWholeHistory() throws Exception {
         List<Op> ops = history(0.02);
         Result r = run(ops, "serializable");
-        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of("serializable")),
+        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))),
                 new AtomTable());
         ops.forEach(whole::accept);
         Verdict offline = whole.finish();

@@ -1,5 +1,6 @@
 package io.isowatch.ui;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
@@ -34,7 +35,7 @@ public final class TestAlerts {
 
     /** The alerts a history (JSON lines) yields when checked as serializable. */
     public static List<Alert> check(String jsonLines, String history, long detectedAt) {
-        return check(jsonLines, history, detectedAt, CheckerOptions.defaults().withModels(java.util.Set.of("serializable")));
+        return check(jsonLines, history, detectedAt, CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of("serializable"))));
     }
 
     /** The alerts a history (JSON lines) yields under {@code options}. */
@@ -50,7 +51,7 @@ public final class TestAlerts {
         List<Alert> out = new ArrayList<>();
         for (List<Finding> findings : verdict.anomalies().values()) {
             for (Finding f : findings) {
-                out.add(Alert.of(f, history, options.consistencyModels(), detectedAt, 7, atoms));
+                out.add(Alert.of(f, history, ConsistencyModel.names(options.consistencyModels()), detectedAt, 7, atoms));
             }
         }
         return out;

@@ -5,6 +5,7 @@ import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.agent.recorder.InMemoryEventLog;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.StoreOptions;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
@@ -38,7 +39,7 @@ final class EmbeddedHistories {
     }
 
     static Verdict check(List<Op> ops, String model) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(model)),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of(model))),
                 new AtomTable());
         ops.forEach(checker::accept);
         return checker.finish();

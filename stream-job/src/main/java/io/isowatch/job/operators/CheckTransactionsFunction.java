@@ -1,5 +1,6 @@
 package io.isowatch.job.operators;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
@@ -281,7 +282,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 return;
             }
             metrics.found(finding);
-            Alert alert = Alert.of(finding, history, options.consistencyModels(), nowMillis,
+            Alert alert = Alert.of(finding, history, ConsistencyModel.names(options.consistencyModels()), nowMillis,
                     Alert.delayMillis(finding, nowMillis), atoms);
             metrics.delay(alert);
             alerts.collect(alert);

@@ -1,5 +1,6 @@
 package io.isowatch.job.operators;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
@@ -51,7 +52,7 @@ class CheckTransactionsFunctionTest {
     /** Events are 1 ms apart, so a retention of 200 ms is 200 events. */
     private static final Duration RETENTION = Duration.ofMillis(200);
     private static final int WATERMARK_EVERY = 50;
-    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().withModels(Set.of("strict-serializable"));
+    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
 
     @Test
     void longCorrectHistory_rotatesCheckers_stateStaysBounded_andSilent() throws Exception {

@@ -6,6 +6,7 @@ import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.anomaly.AnomalyType;
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
@@ -50,7 +51,7 @@ final class JdbcHistories {
 
         Verdict check(String model) {
             long start = System.nanoTime();
-            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(model))
+            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of(model)))
                     .withWorkload(factory.target().workload()), new AtomTable());
             ops.forEach(checker::accept);
             Verdict v = checker.finish();
