@@ -6,8 +6,11 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** Heap, resident memory and directory sizes of this JVM, for the benchmark's samples. */
@@ -40,6 +43,37 @@ final class ResourceProbe {
             sum += Math.max(0, gc.getCollectionTime());
         }
         return sum;
+    }
+
+    /** A Flink task thread's name ends in its subtask and attempt, e.g. {@code "check-transactions (1/2)#0"}. */
+    private static final Pattern TASK_THREAD = Pattern.compile(".*\\(\\d+/\\d+\\)#\\d+$");
+
+    /**
+     * CPU time of the job's Flink task threads (source, decoding, the checker operator and the
+     * sinks chained to them), nanoseconds: the job's own cost, without the feeder, the broker and
+     * RocksDB's native background threads, which the JVM cannot see. Threads that have ended are
+     * not counted; task threads live as long as the job.
+     */
+    static long taskCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        if (!threads.isThreadCpuTimeSupported()) {
+            return -1;
+        }
+        long sum = 0;
+        for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (t != null && TASK_THREAD.matcher(t.getThreadName()).matches()) {
+                sum += Math.max(0, threads.getThreadCpuTime(t.getThreadId()));
+            }
+        }
+        return sum;
+    }
+
+    /** CPU time of the whole process (every JVM thread and native thread), nanoseconds; -1 if unknown. */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** The process's resident set size (heap, RocksDB's native memory, the broker's buffers), bytes. */

@@ -54,6 +54,10 @@ import java.util.concurrent.TimeUnit;
  *       reported.</li>
  * </ul>
  *
+ * <p>Every mode ends with the CPU per checked transaction: the job's Flink task threads alone
+ * (source, decoding and the checker operator; {@link ResourceProbe#taskCpuNanos}), and the whole
+ * process, whose feeder and broker share the cores.
+ *
  * <p>Usage: {@code bench/stream-benchmark.sh [key=value …]}; keys and defaults in {@link #DEFAULTS}.
  * Everything shares the JVM and the cores: the broker, the producer and the job.
  */
@@ -273,6 +277,7 @@ public final class StreamBenchmark {
                 arrival[0], arrival[1], arrival[2]);
         System.out.printf("late events           %,d (dead letters %,d, of them late %,d)%n", stop.late(),
                 BenchSinks.deadLetterCount(), BenchSinks.lateDeadLetterCount());
+        System.out.printf("CPU per checked txn   %s%n", s.cpuPerTxn(start, stop));
         printCheckpointsAndRestarts(stop);
         System.out.printf("sustained             %s%n", sustained && stop.restarts() == 0 ? "yes" : "no");
     }
@@ -281,7 +286,8 @@ public final class StreamBenchmark {
             throws InterruptedException {
         s.header();
         long end = started + duration * 1000;
-        Sampler.Point last = s.point();
+        Sampler.Point first = s.point();
+        Sampler.Point last = first;
         while (System.currentTimeMillis() < end && feeder.failure() == null) {
             sleepUntil(Math.min(end, last.atMillis() + every * 1000));
             Sampler.Point p = s.point();
@@ -300,6 +306,7 @@ public final class StreamBenchmark {
                 secs, rate, last.fedTxn(), last.fedTxn() / secs, last.checkedTxn(), last.checkedTxn() / secs);
         System.out.printf("alerts %,d; detection delay p50 / p99 / max = %.0f / %.0f / %.0f ms; late events %,d%n",
                 alerts.size(), delay[0], delay[1], delay[2], last.late());
+        System.out.printf("CPU per checked txn: %s%n", s.cpuPerTxn(first, last));
     }
 
     /** Fills the topic with {@code txns} transactions as fast as the producer goes; returns the stopped feeder. */
@@ -363,6 +370,7 @@ public final class StreamBenchmark {
         System.out.printf("drained               %,d of %,d txn in %.0f s after the first checked (%,.0f s after submission)%n",
                 last.checkedTxn(), txns, secs, (last.atMillis() - started) / 1000.0);
         System.out.printf("checked               %,.0f txn/s%n", (last.checkedTxn() - first.checkedTxn()) / secs);
+        System.out.printf("CPU per checked txn   %s%n", s.cpuPerTxn(first, last));
         printCheckpointsAndRestarts(last);
     }
 
@@ -391,7 +399,8 @@ public final class StreamBenchmark {
 
         record Point(long atMillis, long fedTxn, long checkedTxn, long late, double watermark, long graphTxns,
                      long graphEdges, int alerts, long gcMillis, long heap, long rss, long rocksdbBytes,
-                     long checkpointDirBytes, long checkpointBytes, long deadLetters, long restarts) {
+                     long checkpointDirBytes, long checkpointBytes, long deadLetters, long restarts,
+                     long taskCpuNanos, long processCpuNanos) {
         }
 
         Sampler(HistoryFeeder feeder, long oooMillis, Path rocksdb, Path checkpoints, boolean fullGc, boolean soak) {
@@ -419,7 +428,28 @@ public final class StreamBenchmark {
                     BenchMetricReporter.sum("lastCheckpointFullSize"),
                     BenchMetricReporter.sum("dead_letters")
                             + BenchMetricReporter.sum("malformedRecords"),
-                    BenchMetricReporter.sum("numRestarts"));
+                    BenchMetricReporter.sum("numRestarts"), ResourceProbe.taskCpuNanos(),
+                    ResourceProbe.processCpuNanos());
+        }
+
+        /**
+         * CPU per transaction checked between two points, microseconds: the job's task threads,
+         * and the whole process (feeder and broker included, which share the two cores).
+         */
+        String cpuPerTxn(Point a, Point b) {
+            long txns = b.checkedTxn - a.checkedTxn;
+            if (txns <= 0 || a.taskCpuNanos < 0 || a.processCpuNanos < 0) {
+                return "n/a";
+            }
+            return String.format("%.2f µs in the job's task threads, %.2f µs in the whole process"
+                    + " (%.0f%% and %.0f%% of the 2 cores' time)",
+                    (b.taskCpuNanos - a.taskCpuNanos) / 1e3 / txns, (b.processCpuNanos - a.processCpuNanos) / 1e3 / txns,
+                    coreShare(a, b, b.taskCpuNanos - a.taskCpuNanos), coreShare(a, b, b.processCpuNanos - a.processCpuNanos));
+        }
+
+        private static double coreShare(Point a, Point b, long cpuNanos) {
+            double wallNanos = (b.atMillis - a.atMillis) * 1e6 * Runtime.getRuntime().availableProcessors();
+            return wallNanos <= 0 ? Double.NaN : 100.0 * cpuNanos / wallNanos;
         }
 
         /**
