@@ -195,18 +195,22 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
     }
 
-    /** One checker of a history and the first batch it was fed. */
+    /** One checker of a history, the strings it has seen, and the first batch it was fed. */
     private final class Generation {
+        /**
+         * The string keys and values this checker has seen, which the events' string atoms are
+         * re-coded into: one table per checker, owned by this task, so a retired checker's strings
+         * leave with it. (One table per history, shared by its checkers, grew for as long as the
+         * history ran: every distinct string value ever appended stayed.)
+         */
+        final AtomTable atoms = new AtomTable();
         final IncrementalChecker checker;
         final long firstBatch;
         /** The smallest index fed to it; a finding with an older transaction cannot recur in it. */
         long firstIndex = Long.MAX_VALUE;
 
-        /**
-         * @param atoms    the history's table, which the events' string atoms are re-coded into
-         * @param listener told each finding with the generation that made it
-         */
-        Generation(long firstBatch, AtomTable atoms, BiConsumer<Generation, Finding> listener) {
+        /** @param listener told each finding with the generation that made it */
+        Generation(long firstBatch, BiConsumer<Generation, Finding> listener) {
             this.firstBatch = firstBatch;
             this.checker = new IncrementalChecker(options, atoms, finding -> listener.accept(this, finding));
             if (firstBatch > 0) {
@@ -218,11 +222,6 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** One history's checkers, how far its events have been released, and the findings alerted. */
     private final class Live {
         final String history;
-        /**
-         * The string keys and values of this history, shared by its checkers: one table per
-         * history, owned by this task, so it needs no lock and leaves with the history.
-         */
-        final AtomTable atoms = new AtomTable();
         final CheckerMetrics.HistorySize size;
         Generation current;
         /** Fed alongside the current checker to replace it at the next rotation; null until the first. */
@@ -257,7 +256,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             this.waiting = waitingEvents.of(history);
             this.order = new ReleaseOrder(waiting);
             this.size = metrics.history(history);
-            this.current = new Generation(currentFrom, atoms, this::found);
+            this.current = new Generation(currentFrom, this::found);
             this.nextBatch = currentFrom;
         }
 
@@ -269,7 +268,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             if (by != current) {
                 return;
             }
-            String id = FindingId.of(finding, atoms, history);
+            String id = FindingId.of(finding, by.atoms, history);
             long first = Long.MAX_VALUE;
             for (io.isowatch.anomaly.Txn t : finding.txns()) {
                 first = Math.min(first, t.invokeIndex());
@@ -283,14 +282,14 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             }
             metrics.found(finding);
             Alert alert = Alert.of(finding, history, ConsistencyModel.names(options.consistencyModels()), nowMillis,
-                    Alert.delayMillis(finding, nowMillis), atoms);
+                    Alert.delayMillis(finding, nowMillis), by.atoms);
             metrics.delay(alert);
             alerts.collect(alert);
         }
 
         /** Starts the successor; it takes batches from the next one on. */
         void startSuccessor() {
-            successor = new Generation(nextBatch, atoms, this::found);
+            successor = new Generation(nextBatch, this::found);
         }
 
         /**
@@ -335,10 +334,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             long before = current.checker.transactions();
             long unverifiable = current.checker.unverifiableReads();
             for (HistoryEvent e : batch) {
-                Op op = e.opIn(atoms);
-                accept(current, e, op, ctx);
+                accept(current, e, e.opIn(current.atoms), ctx);
                 if (successor != null) {
-                    accept(successor, e, op, null); // what it rejects, the current checker reports
+                    // Its own table: re-coding costs only an event with strings (opIn returns
+                    // any other op as it is). What it rejects, the current checker reports.
+                    accept(successor, e, e.opIn(successor.atoms), null);
                 }
             }
             // A replay after a restore re-feeds transactions already counted.
@@ -491,12 +491,21 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         return metrics;
     }
 
+    /** Strings known to the checkers of every history this task holds, for tests. */
+    long stringAtoms() {
+        long n = 0;
+        for (Live h : live.values()) {
+            n += h.current.atoms.stringCount() + (h.successor == null ? 0 : h.successor.atoms.stringCount());
+        }
+        return n;
+    }
+
     /** Settles the history at the end of a bounded input: what settling proves is alerted too. */
     private void emitVerdict(Live history, OnTimerContext ctx, Collector<Alert> out) {
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
         Verdict v = history.current.checker.finish();
-        HistoryVerdict verdict = HistoryVerdict.of(history.history, v, history.atoms);
+        HistoryVerdict verdict = HistoryVerdict.of(history.history, v, history.current.atoms);
         alerts = null;
         ctx.output(VERDICTS, verdict);
     }

@@ -4,9 +4,11 @@ import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
-import io.isowatch.history.HistoryEvent;
-import io.isowatch.history.Op;
 import io.isowatch.explain.VerdictJson;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
 import io.isowatch.job.Events;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
@@ -74,6 +76,49 @@ class CheckTransactionsFunctionTest {
             assertTrue(txns.find(), verdict);
             // The alerting checker at the end knows one to two retentions (200 to 400 events), not 6,000.
             assertTrue(Integer.parseInt(txns.group(1)) < 250, verdict);
+        }
+    }
+
+    @Test
+    void stringValuedHistory_checkersKeepOnlyTheStringsOfWhatTheyRetain() throws Exception {
+        List<HistoryEvent> events = new ArrayList<>();
+        Set<String> distinct = new HashSet<>();
+        for (HistoryEvent e : history(0, 3_000)) {
+            AtomTable names = new AtomTable(); // each event names its own strings, as decoded records do
+            List<MicroOp> mops = new ArrayList<>();
+            for (MicroOp m : e.op().value()) {
+                // Keys "k7", elements "k7:3": every element appended is a string of its own.
+                long key = names.ofString("k" + m.key());
+                distinct.add("k" + m.key());
+                if (m instanceof MicroOp.Append a) {
+                    distinct.add(a.key() + ":" + a.value());
+                    mops.add(new MicroOp.Append(key, names.ofString(a.key() + ":" + a.value())));
+                } else {
+                    long[] read = ((MicroOp.Read) m).values();
+                    long[] named = read == null ? null : new long[read.length];
+                    for (int i = 0; read != null && i < read.length; i++) {
+                        named[i] = names.ofString(m.key() + ":" + read[i]);
+                    }
+                    mops.add(new MicroOp.Read(key, named));
+                }
+            }
+            Op op = e.op();
+            events.add(HistoryEvent.carrying(e.source(), e.sequence(),
+                    new Op(op.index(), op.time(), op.type(), op.process(), mops), names));
+        }
+        CheckTransactionsFunction function = new CheckTransactionsFunction(OPTIONS, RETENTION, Duration.ofMinutes(1));
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(function, null)) {
+            long peak = 0;
+            for (int i = 0; i < events.size(); i++) {
+                send(h, events, i);
+                peak = Math.max(peak, function.stringAtoms());
+            }
+            // The checkers hold one to three retentions (200 to 600 of the 6,000 events) between them.
+            assertTrue(peak > 0 && peak < distinct.size() / 3,
+                    "strings held peaked at " + peak + " of the history's " + distinct.size());
+            h.processWatermark(Long.MAX_VALUE);
+            assertTrue(h.extractOutputValues().isEmpty(), () -> h.extractOutputValues().toString());
+            assertTrue(verdicts(h).get(0).contains("\"valid\":true"));
         }
     }
 
@@ -228,9 +273,13 @@ class CheckTransactionsFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
             OperatorSubtaskState restoreFrom, Duration retention) throws Exception {
+        return harness(new CheckTransactionsFunction(OPTIONS, retention, Duration.ofMinutes(1)), restoreFrom);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
+            CheckTransactionsFunction function, OperatorSubtaskState restoreFrom) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new CheckTransactionsFunction(OPTIONS, retention, Duration.ofMinutes(1))),
+                new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
                         new AgentHistoryKey(), Types.STRING);
         h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
         if (restoreFrom != null) {
