@@ -7,7 +7,7 @@
 #     ramp=60: the rate climbs linearly from 0 over the first 60 s (part of the warm-up)
 #     mode=soak rate=10000 duration=1800 sample=60
 #     mode=drain txns=3000000 duration=600: fill the topic first, then time the job checking it
-#   other keys: agents clients keys stale partitions parallelism ooo checkpoint backend models
+#   other keys: agents clients keys stale format partitions parallelism ooo checkpoint backend models
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
 #   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION
 # Build first (own build dir, so concurrent builds do not clash):

@@ -12,6 +12,7 @@ import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.transport.ChronicleHistoryLog;
+import io.isowatch.agent.transport.RecordFormat;
 import io.isowatch.checker.Workload;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadProgress;
@@ -160,6 +161,11 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "Kafka topic for history events (default: ${DEFAULT-VALUE}).")
     String topic;
 
+    @Option(names = "--record-format", defaultValue = "binary", paramLabel = "F",
+            description = "How each event goes into its Kafka record: binary (the spool's compact form, the default)"
+                    + " or json (a Jepsen op map, readable with any Kafka tool). The job reads both.")
+    String recordFormat;
+
     @Option(names = "--drain-timeout", defaultValue = "30s", paramLabel = "D",
             description = "At the end, wait this long for the spool to be shipped (default: ${DEFAULT-VALUE}).")
     String drainTimeout;
@@ -205,7 +211,8 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         AgentOptions agentOptions;
         try {
-            agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort);
+            agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort,
+                    RecordFormat.parse(recordFormat));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

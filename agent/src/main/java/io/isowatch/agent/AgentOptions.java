@@ -1,5 +1,7 @@
 package io.isowatch.agent;
 
+import io.isowatch.agent.transport.RecordFormat;
+
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -13,9 +15,16 @@ import java.util.Objects;
  * @param bootstrapServers the Kafka cluster the spool is shipped to; null to keep it local
  * @param topic            the Kafka topic of history events
  * @param metricsPort      serve Prometheus metrics on this port (0: any free port); -1 for none
+ * @param recordFormat     how the shipper writes each event into its Kafka record
  */
 public record AgentOptions(String agentId, Path spoolDir, Path historyOut, String bootstrapServers, String topic,
-                           int metricsPort) {
+                           int metricsPort, RecordFormat recordFormat) {
+
+    /** Options shipping records in the default format (binary). */
+    public AgentOptions(String agentId, Path spoolDir, Path historyOut, String bootstrapServers, String topic,
+                        int metricsPort) {
+        this(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort, RecordFormat.BINARY);
+    }
 
     public AgentOptions {
         if (agentId != null && agentId.isEmpty()) {
@@ -25,6 +34,7 @@ public record AgentOptions(String agentId, Path spoolDir, Path historyOut, Strin
             throw new IllegalArgumentException("shipping to Kafka reads the durable spool: give a spool directory");
         }
         Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(recordFormat, "recordFormat");
         if (metricsPort < -1) {
             throw new IllegalArgumentException("metricsPort must be -1 (none), 0 (any) or a port, got " + metricsPort);
         }

@@ -8,6 +8,7 @@ import io.isowatch.agent.recorder.JsonLinesEventLog;
 import io.isowatch.agent.recorder.TeeEventLog;
 import io.isowatch.agent.transport.ChronicleHistoryLog;
 import io.isowatch.agent.transport.KafkaShipper;
+import io.isowatch.agent.transport.ShipperOptions;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
@@ -97,7 +98,8 @@ public final class AgentRuntime implements AutoCloseable {
             opened.removeAll(logs); // the recorder closes its logs
             opened.add(0, recorder);
             KafkaShipper shipper = options.bootstrapServers() == null ? null
-                    : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(), metrics);
+                    : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(),
+                            ShipperOptions.defaults().withRecordFormat(options.recordFormat()), metrics);
             return new AgentRuntime(id, recorder, spool, shipper, server, earlier);
         } catch (RuntimeException e) {
             Exception failedClose = closeAll(opened);

@@ -1,5 +1,6 @@
 package io.isowatch.bench;
 
+import io.isowatch.agent.transport.RecordFormat;
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
@@ -58,8 +59,8 @@ final class HistoryFeeder implements AutoCloseable {
     private volatile Throwable failure;
 
     HistoryFeeder(String bootstrapServers, String topic, int agentCount, GeneratorOptions options, long rate,
-                  Duration ramp) {
-        this.records = new ShippedRecords(topic);
+                  Duration ramp, RecordFormat format) {
+        this.records = new ShippedRecords(topic, format);
         this.rate = rate;
         this.rampSeconds = ramp.toMillis() / 1e3;
         this.generators = new ListAppendGenerator[agentCount];

@@ -1,5 +1,11 @@
 package io.isowatch.bench;
 
+import io.isowatch.agent.transport.RecordFormat;
+import io.isowatch.agent.transport.ShippedRecords;
+import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.job.serde.HistoryRecordDeserializer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,10 +31,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Stage 1's first cost: the stream job's decoding of shipped records (one op map with the
- * shipper's {@code agent} and {@code seq}) into events, per record. The records are the first
- * {@value #RECORDS} lines of a history file with the two fields added, as the shipper writes them.
- * Put another commit's CLI jar first on the class path to compare decoders in one sitting.
+ * The stream job's first cost: decoding shipped records into events, per record, in either
+ * {@link RecordFormat}: {@code json}, one op map with the shipper's {@code agent} and {@code seq}
+ * added, or {@code binary}, the spool's form, which agents ship by default. The records are the
+ * first {@value #RECORDS} lines of a history file, with times as the agent stamps them, written
+ * as the shipper writes them ({@link ShippedRecords}). Put another commit's CLI jar first on the
+ * class path to compare decoders in one sitting.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -46,23 +54,37 @@ public class RecordDecodeBenchmark {
     @Param({"/tmp/isowatch-bench-list-append-contended-500000.jsonl"})
     public String file;
 
+    @Param({"json", "binary"})
+    public String format;
+
     private byte[][] values;
     private final HistoryRecordDeserializer deserializer = new HistoryRecordDeserializer();
 
     @Setup(Level.Trial)
     public void load() throws IOException {
+        ShippedRecords shipped = new ShippedRecords("history", RecordFormat.parse(format));
+        AtomTable atoms = new AtomTable();
         try (Stream<String> lines = Files.lines(Path.of(file))) {
             List<String> first = lines.limit(RECORDS).toList();
             values = new byte[first.size()][];
             for (int i = 0; i < values.length; i++) {
-                // As the agent ships it: time in nanoseconds since the epoch (19 digits), then the
-                // shipper's identity fields.
+                // As the agent stamps it: time in nanoseconds since the epoch (19 digits).
                 String line = AGENT_TIME.matcher(first.get(i))
                         .replaceFirst(m -> "\"time\":" + (EPOCH_NANOS + Long.parseLong(m.group(1))));
-                values[i] = (line.substring(0, line.lastIndexOf('}')) + ",\"agent\":\"a1\",\"seq\":" + i + "}")
-                        .getBytes(StandardCharsets.UTF_8);
+                Op op;
+                try (HistoryReader reader = HistoryReader.ofJson("line " + i, line.getBytes(StandardCharsets.UTF_8),
+                        atoms)) {
+                    op = reader.next();
+                }
+                values[i] = shipped.record(new HistoryEvent("a1", i, op), atoms).value();
             }
         }
+        long bytes = 0;
+        for (byte[] v : values) {
+            bytes += v.length;
+        }
+        System.out.printf("# %,d %s records, %.1f bytes each on average%n", values.length, format,
+                (double) bytes / values.length);
     }
 
     /** Decodes every record once; the score is records per second. */

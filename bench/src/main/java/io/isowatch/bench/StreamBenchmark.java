@@ -1,5 +1,6 @@
 package io.isowatch.bench;
 
+import io.isowatch.agent.transport.RecordFormat;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.job.CheckerJob;
@@ -80,6 +81,7 @@ public final class StreamBenchmark {
         d.put("clients", "10");          // client processes per agent
         d.put("keys", "10");             // active keys per agent
         d.put("stale", "0.0002");        // stale-read rate (injected anomalies)
+        d.put("format", "binary");       // how the feeder writes records, as the agent's --record-format: binary or json
         d.put("partitions", "4");
         d.put("parallelism", "2");
         d.put("ooo", "5s");              // max-out-of-orderness
@@ -192,7 +194,8 @@ public final class StreamBenchmark {
         long rate = Long.parseLong(o.get("rate"));
         WindowProfiler profiler = soak || o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
         HistoryFeeder feeder = drain ? filled : new HistoryFeeder(kafka.bootstrapServers(), topic,
-                Integer.parseInt(o.get("agents")), generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))));
+                Integer.parseInt(o.get("agents")), generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))),
+                RecordFormat.parse(o.get("format")));
         Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
                 Boolean.parseBoolean(o.get("fullgc")), soak);
         if (!drain) {
@@ -315,7 +318,7 @@ public final class StreamBenchmark {
         long txns = Long.parseLong(o.get("txns"));
         long t0 = System.nanoTime();
         HistoryFeeder feeder = new HistoryFeeder(bootstrap, topic, Integer.parseInt(o.get("agents")), generator, 0,
-                Duration.ZERO);
+                Duration.ZERO, RecordFormat.parse(o.get("format")));
         feeder.start();
         while (feeder.transactions() < txns && feeder.failure() == null) {
             Thread.sleep(50);

@@ -1,5 +1,6 @@
 package io.isowatch.job;
 
+import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
@@ -48,8 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The whole job on Flink's MiniCluster with RocksDB and Kryo off, against {@code isowatch check}'s
  * engine run offline: every golden history, and generated histories, delivered shuffled through
- * parallel pairing tasks, give the offline verdict (check's JSON, field for field) and stream the
- * same findings, each once.
+ * parallel tasks as records of both forms the job reads (binary and JSON, alternately), give the
+ * offline verdict (check's JSON, field for field) and stream the same findings, each once.
  */
 class CheckerJobIT {
 
@@ -165,9 +166,13 @@ class CheckerJobIT {
                 all.add(new HistoryEvent(h.agent(), op.index(), op));
             }
         }
+        // Every other record in the agent's binary form, the rest as JSON: one topic may hold both.
+        Map<String, BinaryEventCodec> binaryOf = new java.util.HashMap<>();
+        atomsOf.forEach((agent, atoms) -> binaryOf.put(agent, new BinaryEventCodec(atoms)));
         List<Raw> raw = new ArrayList<>();
         for (HistoryEvent e : shuffle(all, random, displacement)) {
-            raw.add(new Raw(0, raw.size(), json.render(e, atomsOf.get(e.source()))));
+            raw.add(new Raw(0, raw.size(), raw.size() % 2 == 0 ? binaryOf.get(e.source()).encode(e)
+                    : json.render(e, atomsOf.get(e.source()))));
         }
         // The checker's options travel as the job's own options, read as a deployed job reads them.
         Map<String, String> given = new LinkedHashMap<>(CheckerOptionsReader.write(checks));

@@ -30,8 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  * resuming from the spool's acknowledged position.
  *
  * <p><b>Records</b> ({@link ShippedRecords}). Key: the agent id, so the default partitioner keeps
- * the agent's whole history in one partition, in spool order. Value: the event as a Jepsen op map in JSON
- * with {@code agent} and {@code seq} fields ({@link HistoryEventJson}). Headers
+ * the agent's whole history in one partition, in spool order. Value: the event in the spool's
+ * binary form, or, with {@link RecordFormat#JSON}, as a Jepsen op map in JSON with {@code agent}
+ * and {@code seq} fields ({@link HistoryEventJson}). Headers
  * {@value #AGENT_HEADER} (the agent id, UTF-8) and {@value #SEQ_HEADER} (the sequence in
  * decimal), so a consumer can deduplicate without parsing the value.
  *
@@ -83,7 +84,7 @@ public final class KafkaShipper implements AutoCloseable {
                          AgentMetrics metrics) {
         this.spool = spool;
         this.topic = topic;
-        this.records = new ShippedRecords(topic);
+        this.records = new ShippedRecords(topic, options.recordFormat());
         this.options = options;
         this.metrics = metrics;
         this.producerConfig = producerConfig(bootstrapServers, spool, options);

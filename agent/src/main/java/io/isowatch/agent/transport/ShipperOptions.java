@@ -28,11 +28,13 @@ import java.util.Set;
  *                           before abandoning it (it is then re-sent after a restart); default 10 s
  * @param producerProperties further Kafka producer settings (security, client id, buffer memory,
  *                           ...); the settings the shipper's guarantees rest on are rejected here
+ * @param recordFormat       how each event is written into its record; default
+ *                           {@link RecordFormat#BINARY}
  */
 public record ShipperOptions(Duration linger, int batchSizeBytes, String compression, int maxEventsPerRound,
                              Duration deliveryTimeout, Duration maxBlock, Duration retryBackoff,
                              Duration maxRetryBackoff, Duration idlePoll, Duration closeTimeout,
-                             Map<String, String> producerProperties) {
+                             Map<String, String> producerProperties, RecordFormat recordFormat) {
 
     /** Producer settings the shipper owns. */
     static final Set<String> RESERVED = Set.of("enable.idempotence", "acks", "key.serializer", "value.serializer",
@@ -59,6 +61,7 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
         if (maxEventsPerRound < 1) {
             throw new IllegalArgumentException("maxEventsPerRound must be positive, got " + maxEventsPerRound);
         }
+        Objects.requireNonNull(recordFormat, "recordFormat");
         producerProperties = Map.copyOf(producerProperties);
         for (String key : producerProperties.keySet()) {
             if (RESERVED.contains(key)) {
@@ -80,51 +83,56 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
     public static ShipperOptions defaults() {
         return new ShipperOptions(Duration.ofMillis(5), 256 * 1024, "lz4", 20_000, Duration.ofMinutes(2),
                 Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofMillis(1),
-                Duration.ofSeconds(10), Map.of());
+                Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY);
     }
 
     public ShipperOptions withLinger(Duration value) {
         return new ShipperOptions(value, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withBatchSizeBytes(int value) {
         return new ShipperOptions(linger, value, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withCompression(String value) {
         return new ShipperOptions(linger, batchSizeBytes, value, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withMaxEventsPerRound(int value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, value, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withDeliveryTimeout(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, value, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withMaxBlock(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, value,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withRetryBackoff(Duration initial, Duration max) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                initial, max, idlePoll, closeTimeout, producerProperties);
+                initial, max, idlePoll, closeTimeout, producerProperties, recordFormat);
     }
 
     public ShipperOptions withCloseTimeout(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties);
+                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties, recordFormat);
     }
 
     public ShipperOptions withProducerProperties(Map<String, String> value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value, recordFormat);
+    }
+
+    public ShipperOptions withRecordFormat(RecordFormat value) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, value);
     }
 }

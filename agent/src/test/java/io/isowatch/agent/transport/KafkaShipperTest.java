@@ -8,6 +8,7 @@ import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.codec.BinaryEventCodec;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,10 +93,29 @@ class KafkaShipperTest {
             List<Shipped> shipped = Shipped.all(kafka.readTopic(topic, Shipped.covers(identities(events)),
                     Duration.ofSeconds(30)));
             assertEquals(n, shipped.size(), "no duplicates without failures");
+            assertTrue(shipped.stream().allMatch(s -> BinaryEventCodec.startsWithMagic(s.value())),
+                    "records are binary unless asked otherwise");
             Shipped.assertOrderedPerAgent(shipped);
             Shipped.assertExactly(events, Shipped.dedupe(shipped));
             assertEquals(1, shipped.stream().map(Shipped::partition).distinct().count(),
                     "8 processes of one agent, in one of the 4 partitions");
+        }
+    }
+
+    @Test
+    void ship_inJson_whenAsked_writesJepsenOpMapsWithTheSameEvents() {
+        InJvmKafka kafka = InJvmKafka.shared();
+        String topic = newTopic(kafka, "json");
+        try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null)) {
+            List<HistoryEvent> events = appendEvents(log, "agent-json", 0, 1_000);
+            ShipperOptions json = ShipperOptions.defaults().withRecordFormat(RecordFormat.JSON);
+            try (KafkaShipper shipper = KafkaShipper.start(log, kafka.bootstrapServers(), topic, json, null)) {
+                await("the backlog drains", Duration.ofSeconds(30), () -> log.backlog() == 0);
+            }
+            List<Shipped> shipped = Shipped.all(kafka.readTopic(topic, Shipped.covers(identities(events)),
+                    Duration.ofSeconds(30)));
+            assertTrue(shipped.stream().allMatch(s -> s.value()[0] == '{'), "each record is one JSON op map");
+            Shipped.assertExactly(events, Shipped.dedupe(shipped));
         }
     }
 

@@ -3,6 +3,7 @@ package io.isowatch.agent.transport;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.history.codec.HistoryReader;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-/** One consumed record taken apart: its identity from the headers and its op from the JSON value. */
+/** One consumed record taken apart: its identity from the headers and its op from the value, binary or JSON. */
 record Shipped(String agent, long seq, String key, int partition, byte[] value, Op op) {
 
     /** The (agent, seq) identity. */
@@ -35,12 +36,21 @@ record Shipped(String agent, long seq, String key, int partition, byte[] value, 
     }
 
     /**
-     * Parses a record: the value through isowatch's own {@link HistoryReader} (which must ignore
-     * the agent and seq fields), checking that headers and value agree on the identity.
+     * Parses a record, checking that headers and value agree on the identity: a binary value
+     * through the spool's codec, a JSON value through isowatch's own {@link HistoryReader} (which
+     * must ignore the agent and seq fields).
      */
     static Shipped of(ConsumerRecord<byte[], byte[]> record) {
         String agent = header(record, KafkaShipper.AGENT_HEADER);
         long seq = Long.parseLong(header(record, KafkaShipper.SEQ_HEADER));
+        String key = new String(record.key(), StandardCharsets.UTF_8);
+        if (BinaryEventCodec.startsWithMagic(record.value())) {
+            HistoryEvent event = new BinaryEventCodec(new AtomTable()).decode(record.value());
+            assertEquals(agent + "/" + seq, event.source() + "/" + event.sequence(), "identity in headers and value");
+            Op op = event.op();
+            return new Shipped(agent, seq, key, record.partition(), record.value(),
+                    new Op(op.index(), op.time(), op.type(), op.process(), op.value()));
+        }
         String json = new String(record.value(), StandardCharsets.UTF_8);
         assertEquals(true, json.endsWith(",\"agent\":\"" + agent + "\",\"seq\":" + seq + "}"), json);
         Op op;
@@ -49,8 +59,7 @@ record Shipped(String agent, long seq, String key, int partition, byte[] value, 
             op = reader.next();
         }
         Op plain = new Op(op.index(), op.time(), op.type(), op.process(), op.value());
-        return new Shipped(agent, seq, new String(record.key(), StandardCharsets.UTF_8), record.partition(),
-                record.value(), plain);
+        return new Shipped(agent, seq, key, record.partition(), record.value(), plain);
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

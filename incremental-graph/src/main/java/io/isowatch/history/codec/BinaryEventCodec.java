@@ -93,6 +93,17 @@ public final class BinaryEventCodec {
         this.atoms = Objects.requireNonNull(atoms, "atoms");
     }
 
+    /**
+     * Whether {@code value} starts with this format's magic number: how a reader that takes both
+     * this form and JSON (the stream job's record decoder) tells them apart. JSON text never
+     * starts with these bytes ({@code "IWHE"} is no JSON value), so the test cannot mistake one
+     * for the other; whether the rest is a valid event is {@link #decode}'s business.
+     */
+    public static boolean startsWithMagic(byte[] value) {
+        return value != null && value.length >= 4
+                && ((value[0] & 0xFF) << 24 | (value[1] & 0xFF) << 16 | (value[2] & 0xFF) << 8 | value[3] & 0xFF) == MAGIC;
+    }
+
     /** The table string atoms are rendered from and interned into. */
     public AtomTable atoms() {
         return atoms;

@@ -3,6 +3,8 @@ package io.isowatch.job.serde;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
+import io.isowatch.history.codec.BinaryEventCodec;
+import io.isowatch.history.codec.BinaryFormatException;
 import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.history.codec.ShippedIdentity;
@@ -20,11 +22,18 @@ import org.apache.kafka.common.header.Header;
 
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 
 /**
- * Turns the agent shipper's Kafka records into {@link HistoryEvent}s: value = one Jepsen op map in
- * JSON with {@code agent} and {@code seq} fields (headers {@code agent} and {@code seq} stand in
- * when the fields are absent).
+ * Turns the history topic's Kafka records into {@link HistoryEvent}s. A record's value is either
+ * <ul>
+ *   <li>the event in the binary form of the agent's spool ({@link BinaryEventCodec}, told apart by
+ *       its magic number), which the agent ships by default: identity, op and the names of its
+ *       string atoms in one compact record, decoded without a text parser; or</li>
+ *   <li>one Jepsen op map in JSON with {@code agent} and {@code seq} fields (headers {@code agent}
+ *       and {@code seq} stand in when the fields are absent): what the agent shipped before
+ *       binary records, and what any other producer may write.</li>
+ * </ul>
  *
  * <p>A record that is not a readable event never fails the job: it is emitted as a
  * {@link Either#Left} {@link DeadLetter} carrying its text, topic, partition and offset and an
@@ -33,7 +42,7 @@ import java.nio.charset.StandardCharsets;
  * The op itself is parsed by the core's {@link HistoryReader}, so the job accepts exactly what
  * {@code isowatch check} accepts. Event time needs {@code time}: an op without it is malformed.
  *
- * <p>Cost: one pass of a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no
+ * <p>Cost: for a binary record, one pass of the binary decoder; for JSON, one pass of a JSON reader over the record's bytes ({@link HistoryReader#ofJson}: no
  * buffering or format detection), which hands over the identity fields as it passes them
  * ({@link ShippedIdentity}). Not thread-safe; Flink gives each source reader its own instance.
  * An event with string keys or values carries their names ({@link HistoryEvent#strings}), read
@@ -49,6 +58,8 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
     public static final String METRIC_SKIPPED = "skippedRecords";
 
     private transient AtomTable scratch;
+    /** Decodes binary records into {@link #scratch}; replaced with it. */
+    private transient BinaryEventCodec binary;
     private transient ShippedIdentity shipped;
     private transient Counter malformed;
     private transient Counter skipped;
@@ -81,7 +92,10 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         }
         byte[] value = record.value();
         if (value == null) {
-            return deadLetter(record, "the record has no value (a tombstone?); expected a Jepsen op map in JSON");
+            return deadLetter(record, "the record has no value (a tombstone?); expected a history event, binary or a Jepsen op map in JSON");
+        }
+        if (BinaryEventCodec.startsWithMagic(value)) {
+            return decodeBinary(record, value);
         }
         String where = record.topic() + "-" + record.partition() + "@" + record.offset();
         try {
@@ -101,15 +115,7 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             }
             String agent = agent(record);
             long seq = seq(record);
-            if (op.time() < 0) {
-                return deadLetter(record, "field \"time\": missing; the job needs it for event time");
-            }
-            if (scratch.stringCount() == 0) { // the op holds integers only
-                return Either.Right(new HistoryEvent(agent, seq, op));
-            }
-            HistoryEvent event = HistoryEvent.carrying(agent, seq, op, scratch);
-            scratch = null; // the event took the names; the next record's strings are numbered afresh
-            return Either.Right(event);
+            return event(record, agent, seq, op);
         } catch (Malformed | HistoryFormatException | IllegalArgumentException e) {
             return deadLetter(record, e.getMessage());
         } catch (UncheckedIOException e) {
@@ -117,9 +123,42 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         }
     }
 
+    /** A record in the spool's binary form: the agent and sequence travel inside it. */
+    private Either<DeadLetter, HistoryEvent> decodeBinary(ConsumerRecord<byte[], byte[]> record, byte[] value) {
+        if (scratch == null) {
+            scratch = new AtomTable();
+        }
+        if (binary == null || binary.atoms() != scratch) {
+            binary = new BinaryEventCodec(scratch);
+        }
+        HistoryEvent decoded;
+        try {
+            decoded = binary.decode(value);
+        } catch (BinaryFormatException e) {
+            return deadLetter(record, "binary event record, at byte " + e.offset() + ": " + e.getMessage());
+        }
+        return event(record, decoded.source(), decoded.sequence(), decoded.op());
+    }
+
+    /** The event of a decoded op, or a dead letter when it has no time. */
+    private Either<DeadLetter, HistoryEvent> event(ConsumerRecord<byte[], byte[]> record, String agent, long seq, Op op) {
+        if (op.time() < 0) {
+            return deadLetter(record, "field \"time\": missing; the job needs it for event time");
+        }
+        if (scratch.stringCount() == 0) { // the op holds integers only
+            return Either.Right(new HistoryEvent(agent, seq, op));
+        }
+        HistoryEvent event = HistoryEvent.carrying(agent, seq, op, scratch);
+        scratch = null; // the event took the names; the next record's strings are numbered afresh
+        return Either.Right(event);
+    }
+
     private DeadLetter deadLetterValue(ConsumerRecord<byte[], byte[]> record, String error) {
         byte[] value = record.value();
-        String raw = value == null ? "" : new String(value, StandardCharsets.UTF_8);
+        String raw = value == null ? ""
+                : BinaryEventCodec.startsWithMagic(value) ? "binary event record, " + value.length + " bytes: "
+                        + HexFormat.of().formatHex(value, 0, Math.min(value.length, DeadLetter.MAX_RAW_CHARS / 2))
+                : new String(value, StandardCharsets.UTF_8);
         return new DeadLetter(DeadLetter.Kind.MALFORMED_RECORD, error, DeadLetter.clip(raw), record.topic(), record.partition(), record.offset());
     }
 

@@ -1,5 +1,6 @@
 package io.isowatch.job.serde;
 
+import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
@@ -142,5 +143,74 @@ class HistoryRecordDeserializerTest {
     void decode_nemesisOp_isSkipped() {
         assertNull(deserializer.decode(record(1,
                 "{\"index\":0,\"time\":1,\"type\":\"info\",\"process\":\"nemesis\",\"f\":\"kill\",\"value\":null,\"agent\":\"a\",\"seq\":1}")));
+    }
+
+    private static ConsumerRecord<byte[], byte[]> binaryRecord(long offset, byte[] value) {
+        return new ConsumerRecord<>("isowatch.history", 2, offset, "1".getBytes(StandardCharsets.US_ASCII), value);
+    }
+
+    @Test
+    void decode_binaryRecord_givesTheSameEventAsItsJson_stringsIncluded() {
+        AtomTable agentAtoms = new AtomTable();
+        long key = agentAtoms.ofString("user:42");
+        long value = agentAtoms.ofString("v-1");
+        HistoryEvent sent = new HistoryEvent("agent-b", 9, new Op(9, 5_000_000, OpType.OK, 3,
+                List.of(new MicroOp.Append(key, value), new MicroOp.Read(7, new long[] {1, 2}))));
+        HistoryEvent fromJson = deserializer.decode(record(0, shipped(sent, agentAtoms))).right();
+        Either<DeadLetter, HistoryEvent> got = deserializer.decode(
+                binaryRecord(1, new BinaryEventCodec(agentAtoms).encode(sent)));
+        assertTrue(got.isRight(), () -> String.valueOf(got));
+        HistoryEvent fromBinary = got.right();
+        assertEquals(sent.source(), fromBinary.source());
+        assertEquals(sent.sequence(), fromBinary.sequence());
+        AtomTable checkers = new AtomTable();
+        assertEquals(fromJson.opIn(checkers).withIndex(0).value(), fromBinary.opIn(checkers).withIndex(0).value(),
+                "the same micro-ops, keys and values, whichever form the record took");
+        assertEquals(fromJson.op().time(), fromBinary.op().time());
+        assertEquals(fromJson.op().type(), fromBinary.op().type());
+        assertEquals(fromJson.op().process(), fromBinary.op().process());
+        assertEquals("user:42", checkers.valueOf(fromBinary.opIn(checkers).value().get(0).key()));
+        assertEquals("v-1", checkers.valueOf(((MicroOp.Append) fromBinary.opIn(checkers).value().get(0)).value()));
+    }
+
+    @Test
+    void decode_binaryAndJsonRecordsInterleaved_eachKeepsItsOwnStrings() {
+        AtomTable a = new AtomTable();
+        HistoryEvent first = new HistoryEvent("x", 0, new Op(0, 1_000, OpType.INVOKE, 1,
+                List.of(new MicroOp.Append(a.ofString("k1"), 1))));
+        HistoryEvent second = new HistoryEvent("x", 1, new Op(1, 2_000, OpType.INVOKE, 2,
+                List.of(new MicroOp.Append(a.ofString("k2"), 1))));
+        HistoryEvent one = deserializer.decode(binaryRecord(0, new BinaryEventCodec(a).encode(first))).right();
+        HistoryEvent two = deserializer.decode(record(1, shipped(second, a))).right();
+        HistoryEvent three = deserializer.decode(binaryRecord(2, new BinaryEventCodec(a).encode(second))).right();
+        AtomTable checkers = new AtomTable();
+        assertEquals("k1", checkers.valueOf(one.opIn(checkers).value().get(0).key()));
+        assertEquals("k2", checkers.valueOf(two.opIn(checkers).value().get(0).key()));
+        assertEquals("k2", checkers.valueOf(three.opIn(checkers).value().get(0).key()));
+    }
+
+    @Test
+    void decode_brokenBinaryRecord_isADeadLetterNamingTheByte_withTheBytesInHex() {
+        byte[] whole = new BinaryEventCodec(new AtomTable()).encode(Events.ok("agent-1", 12, 4, 1500));
+        byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 2);
+        Either<DeadLetter, HistoryEvent> got = deserializer.decode(binaryRecord(77, cut));
+        assertTrue(got.isLeft(), () -> String.valueOf(got));
+        DeadLetter letter = got.left();
+        assertEquals(DeadLetter.Kind.MALFORMED_RECORD, letter.kind());
+        assertEquals(77, letter.offset());
+        assertTrue(letter.error().startsWith("binary event record, at byte "), letter.error());
+        assertEquals("binary event record, " + cut.length + " bytes: " + java.util.HexFormat.of().formatHex(cut),
+                letter.raw());
+        byte[] future = whole.clone();
+        future[4] = 9; // a version this job does not know
+        String error = deserializer.decode(binaryRecord(78, future)).left().error();
+        assertTrue(error.contains("at byte 4") && error.contains("9"), error);
+    }
+
+    @Test
+    void decode_binaryRecordWithoutTime_isADeadLetter() {
+        HistoryEvent untimed = new HistoryEvent("a", 0, new Op(0, -1, OpType.INVOKE, 1, List.of()));
+        DeadLetter letter = deserializer.decode(binaryRecord(3, new BinaryEventCodec(new AtomTable()).encode(untimed))).left();
+        assertTrue(letter.error().contains("\"time\": missing"), letter.error());
     }
 }
