@@ -9,7 +9,7 @@ import java.util.Locale;
  */
 public enum RecordFormat {
     /**
-     * The spool's own binary form ({@code BinaryEventCodec}): about a third of the JSON's bytes,
+     * The spool's own binary form ({@code BinaryEventCodec}): about a quarter of the JSON's bytes,
      * and neither the shipper nor the job runs a text encoder or parser for it. The default.
      */
     BINARY,
