@@ -209,10 +209,16 @@ final class AgentRunCommand implements Callable<Integer> {
         if (bootstrapServers != null && spoolDir == null) {
             throw usage("--bootstrap-servers ships from the durable spool: give --spool-dir too");
         }
+        RecordFormat format;
+        try {
+            format = RecordFormat.parse(recordFormat);
+        } catch (IllegalArgumentException e) {
+            throw usage("--record-format: " + e.getMessage());
+        }
         AgentOptions agentOptions;
         try {
             agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort,
-                    RecordFormat.parse(recordFormat));
+                    format);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

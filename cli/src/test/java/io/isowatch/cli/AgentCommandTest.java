@@ -119,6 +119,13 @@ class AgentCommandTest {
     }
 
     @Test
+    void agentRun_unknownRecordFormat_namesTheFlagAndTheKnownOnes() {
+        Run r = run("agent", "run", "--target", "embedded:serializable", "--record-format", "avro");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("--record-format: expected binary or json, got \"avro\""), r.err());
+    }
+
+    @Test
     void agentRun_severalTargetsAndReadTarget_runOnTheNodesOfOneDatabase(@TempDir Path dir) {
         // Three names for one in-memory H2 database: a cluster whose replication is instant.
         String node = "jdbc:h2:mem:agent-nodes;DB_CLOSE_DELAY=-1";

@@ -1,7 +1,5 @@
 package io.isowatch.agent.transport;
 
-import java.util.Locale;
-
 /**
  * How the shipper writes an event into a record of the history topic. The stream job reads both,
  * telling them apart by the binary form's magic number, so agents of either setting can ship to
@@ -27,11 +25,6 @@ public enum RecordFormat {
                 return f;
             }
         }
-        throw new IllegalArgumentException("record format must be binary or json, got \"" + text + "\"");
-    }
-
-    /** The flag's spelling. */
-    public String flagValue() {
-        return name().toLowerCase(Locale.ROOT);
+        throw new IllegalArgumentException("expected binary or json, got \"" + text + "\"");
     }
 }
