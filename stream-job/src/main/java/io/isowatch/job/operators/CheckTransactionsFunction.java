@@ -38,7 +38,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
@@ -244,7 +243,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          * The history's events waiting for the watermark, in sequence order (the recorder's, in
          * which times do not decrease), so a release takes events from the head.
          */
-        final TreeMap<Long, HistoryEvent> waiting;
+        final SequenceQueue waiting;
         /** Which waiting events may enter the checkers now. */
         final ReleaseOrder order;
         /** The processes' highest sequences let go, mirrored from the gate's state. */

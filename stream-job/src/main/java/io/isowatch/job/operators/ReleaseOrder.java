@@ -7,8 +7,6 @@ import org.apache.flink.streaming.api.TimerService;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Decides which of a history's waiting events may leave, in the agent's sequence order. Two rules,
@@ -46,13 +44,13 @@ final class ReleaseOrder {
     /** The sequence of an agent's first event (the recorder counts from it, across restarts too). */
     static final long FIRST_SEQUENCE = 0;
 
-    private final TreeMap<Long, HistoryEvent> waiting;
+    private final SequenceQueue waiting;
     private long next = NONE;
     private long fallbackAt = NONE;
     private boolean lingering;
 
     /** @param waiting the history's waiting events by sequence, shared with {@link WaitingEvents} */
-    ReleaseOrder(TreeMap<Long, HistoryEvent> waiting) {
+    ReleaseOrder(SequenceQueue waiting) {
         this.waiting = waiting;
     }
 
@@ -72,7 +70,7 @@ final class ReleaseOrder {
     }
 
     boolean isWaiting(long sequence) {
-        return waiting.containsKey(sequence);
+        return waiting.contains(sequence);
     }
 
     /**
@@ -80,7 +78,7 @@ final class ReleaseOrder {
      * pending yet: the caller then registers one, and calls {@link #takeContiguous} when it fires.
      */
     boolean add(HistoryEvent event) {
-        waiting.put(event.sequence(), event);
+        waiting.add(event);
         if (next == NONE && event.sequence() == FIRST_SEQUENCE) {
             next = FIRST_SEQUENCE;
         }
@@ -146,10 +144,10 @@ final class ReleaseOrder {
      */
     List<HistoryEvent> takeDue(long watermark) {
         List<HistoryEvent> due = new ArrayList<>();
-        while (!waiting.isEmpty() && EventTime.of(waiting.firstEntry().getValue()) <= watermark) {
-            Map.Entry<Long, HistoryEvent> head = waiting.pollFirstEntry();
-            due.add(head.getValue());
-            next = Math.max(next, head.getKey() + 1);
+        while (!waiting.isEmpty() && EventTime.of(waiting.first()) <= watermark) {
+            HistoryEvent head = waiting.pollFirst();
+            due.add(head);
+            next = Math.max(next, head.sequence() + 1);
         }
         return due;
     }
@@ -163,7 +161,7 @@ final class ReleaseOrder {
         if (waiting.isEmpty()) {
             return NONE;
         }
-        long head = EventTime.of(waiting.firstEntry().getValue());
+        long head = EventTime.of(waiting.first());
         if (fallbackAt != NONE && fallbackAt <= head) {
             return NONE;
         }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -46,7 +45,7 @@ final class WaitingEvents<K> {
     private final String name;
     private final KeySelector<HistoryEvent, K> keys;
     private final UnaryOperator<K> copyKey;
-    private final Map<K, TreeMap<Long, HistoryEvent>> byKey = new HashMap<>();
+    private final Map<K, SequenceQueue> byKey = new HashMap<>();
     private ListState<List<HistoryEvent>> snapshot;
 
     /**
@@ -79,26 +78,28 @@ final class WaitingEvents<K> {
         int owner = KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
                 task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks());
         if (owner == task.getIndexOfThisSubtask()) {
-            of(key).put(e.sequence(), e);
+            if (!of(key).contains(e.sequence())) {
+                of(key).add(e);
+            }
         }
     }
 
     /** Writes every waiting event to the checkpoint being taken: one element per key. */
     void snapshot() throws Exception {
         List<List<HistoryEvent>> queues = new ArrayList<>(byKey.size());
-        for (TreeMap<Long, HistoryEvent> events : byKey.values()) {
+        for (SequenceQueue events : byKey.values()) {
             if (!events.isEmpty()) {
-                queues.add(new ArrayList<>(events.values()));
+                queues.add(events.inOrder());
             }
         }
         snapshot.update(queues);
     }
 
     /** The key's waiting events by sequence (created empty on first use); callers take and add. */
-    TreeMap<Long, HistoryEvent> of(K key) {
-        TreeMap<Long, HistoryEvent> events = byKey.get(key);
+    SequenceQueue of(K key) {
+        SequenceQueue events = byKey.get(key);
         if (events == null) {
-            events = new TreeMap<>();
+            events = new SequenceQueue();
             byKey.put(copyKey.apply(key), events);
         }
         return events;

@@ -5,7 +5,6 @@ import io.isowatch.history.HistoryEvent;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.TreeMap;
 
 import static io.isowatch.job.Events.invoke;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReleaseOrderTest {
 
-    private final ReleaseOrder order = new ReleaseOrder(new TreeMap<>());
+    private final ReleaseOrder order = new ReleaseOrder(new SequenceQueue());
 
     private static HistoryEvent at(long seq) {
         return invoke("a", seq, 1, 100 + seq); // event time follows the sequence, as the recorder stamps it
