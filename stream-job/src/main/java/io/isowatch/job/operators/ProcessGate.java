@@ -112,8 +112,8 @@ final class ProcessGate {
             } else {
                 pendingInvocations.put(entry.getKey(), t.pending);
             }
-            progress.put(entry.getKey(), t.progress);
-            mirror.releasedUpTo.put(entry.getKey(), t.progress.lastSequence());
+            progress.put(entry.getKey(), new ProcessProgress(t.lastSequence, t.lastTimestamp, t.retired));
+            mirror.releasedUpTo.put(entry.getKey(), t.lastSequence);
         }
         timers.registerEventTimeTimer(expiry(latest));
         return passed;
@@ -133,21 +133,32 @@ final class ProcessGate {
         }
     }
 
-    /** What a run changes in one process, written to state once at the end of the run. */
+    /**
+     * What a run changes in one process, written to state once at the end of the run: the
+     * progress as plain fields, so judging an event allocates nothing.
+     */
     private static final class Touched {
-        ProcessProgress progress;
+        /** False until the process has progress, from state or from an event of this run. */
+        boolean known;
+        long lastSequence;
+        long lastTimestamp;
+        boolean retired;
         HistoryEvent pending;
 
         Touched(ProcessProgress progress, HistoryEvent pending) {
-            this.progress = progress;
+            if (progress != null) {
+                known = true;
+                lastSequence = progress.lastSequence();
+                lastTimestamp = progress.lastTimestamp();
+                retired = progress.retired();
+            }
             this.pending = pending;
         }
     }
 
     /** Judges one event in the history's order; true if it passes to the checker. */
     private static boolean admit(HistoryEvent event, Touched t, Faults faults) {
-        ProcessProgress before = t.progress;
-        boolean retired = before != null && before.retired();
+        boolean retired = t.retired;
         HistoryEvent pending = t.pending;
         OpType type = event.op().type();
         boolean passes = false;
@@ -175,9 +186,10 @@ final class ProcessGate {
             retired = retired || type == OpType.INFO;
         }
         long ts = EventTime.of(event);
-        long lastTs = before == null ? ts : Math.max(before.lastTimestamp(), ts);
-        long lastSeq = before == null ? event.sequence() : Math.max(before.lastSequence(), event.sequence());
-        t.progress = new ProcessProgress(lastSeq, lastTs, retired);
+        t.lastTimestamp = t.known ? Math.max(t.lastTimestamp, ts) : ts;
+        t.lastSequence = t.known ? Math.max(t.lastSequence, event.sequence()) : event.sequence();
+        t.retired = retired;
+        t.known = true;
         return passes;
     }
 
