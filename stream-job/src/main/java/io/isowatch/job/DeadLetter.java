@@ -1,9 +1,8 @@
 package io.isowatch.job;
 
 import io.isowatch.history.HistoryEvent;
-import io.isowatch.history.codec.JsonLinesWriter;
+import io.isowatch.history.codec.HistoryEventJson;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -55,15 +54,12 @@ public record DeadLetter(Kind kind, String error, String raw, String topic, int 
         return of(kind, error, render(event));
     }
 
-    /** The event as a JSON op map with agent and seq, for people reading dead letters. */
+    /**
+     * The event as the history topic's JSON record writes it (a Jepsen op map with {@code agent}
+     * and {@code seq}, {@link HistoryEventJson}): readable, and fit to be sent to the topic again.
+     */
     public static String render(HistoryEvent event) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (JsonLinesWriter w = new JsonLinesWriter(bytes, event.atoms())) {
-            w.write(event.op());
-        }
-        String op = bytes.toString(StandardCharsets.UTF_8).strip();
-        return "{\"agent\":\"" + event.source().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"seq\":"
-                + event.sequence() + ",\"op\":" + op + "}";
+        return new String(new HistoryEventJson().render(event, event.atoms()), StandardCharsets.UTF_8);
     }
 
     /** Cuts text longer than {@link #MAX_RAW_CHARS}, marking how much was left out. */

@@ -143,6 +143,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient ValueState<Long> nextSequence;
 
     private transient CheckerMetrics metrics;
+    /** The models' names as alerts carry them, sorted once. */
+    private transient List<String> modelNames;
     /** The checkers of each history this task owns, on the heap; rebuilt from state after a restore. */
     private transient Map<String, Live> live;
     /** Where findings go while a batch is fed; null while replaying after a restore. */
@@ -192,6 +194,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         gate = new ProcessGate(dedupeRetentionMillis, getRuntimeContext());
         live = new HashMap<>();
         metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
+        modelNames = ConsistencyModel.names(options.consistencyModels());
     }
 
     /** One checker of a history, the strings it has seen, and the first batch it was fed. */
@@ -280,7 +283,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 return;
             }
             metrics.found(finding);
-            Alert alert = Alert.of(finding, history, ConsistencyModel.names(options.consistencyModels()), nowMillis,
+            Alert alert = Alert.of(finding, history, modelNames, nowMillis,
                     Alert.delayMillis(finding, nowMillis), by.atoms);
             metrics.delay(alert);
             alerts.collect(alert);

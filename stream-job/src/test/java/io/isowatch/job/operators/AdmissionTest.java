@@ -7,6 +7,7 @@ import io.isowatch.history.OpType;
 import io.isowatch.job.CompletedTxn;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.Events;
+import io.isowatch.job.serde.HistoryRecordDeserializer;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
@@ -19,10 +20,12 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -183,6 +186,11 @@ class AdmissionTest {
         assertEquals(0, completed().get(0).invocation().sequence());
         assertEquals(List.of(DeadLetter.Kind.DOUBLE_INVOCATION), deadLetters().stream().map(DeadLetter::kind).toList());
         assertTrue(deadLetters().get(0).error().contains("seq 0 is still pending"), deadLetters().get(0).error());
+        // The dropped invocation travels as the topic's own JSON record: it reads back as itself.
+        HistoryEvent dropped = new HistoryRecordDeserializer().decode(new ConsumerRecord<>("t", 0, 0, null,
+                deadLetters().get(0).raw().getBytes(StandardCharsets.UTF_8))).right();
+        assertEquals("a/1", dropped.source() + "/" + dropped.sequence());
+        assertEquals(invoke("a", 1, 1, 11).op().value(), dropped.op().value());
     }
 
     @Test
