@@ -10,6 +10,7 @@ import io.isowatch.cycle.CycleSearch;
 import io.isowatch.cycle.CycleSpec;
 import io.isowatch.cycle.IncrementalCycleIndex;
 import io.isowatch.graph.EdgeKind;
+import io.isowatch.graph.Edges;
 import io.isowatch.graph.MutableDependencyGraph;
 
 import java.util.ArrayList;
@@ -201,14 +202,16 @@ final class CycleFinder {
         }
         search.focus(rep);
         int[] members = members(rep);
+        Edges edges = new Edges();
         for (int i = 0; i < order.size(); i++) {
             if ((have & (1L << i)) != 0) {
                 continue;
             }
             searching:
             for (int from : members) {
-                for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
-                    int to = graph.target(from, e);
+                graph.outEdges(from, edges);
+                for (int x = 0; x < edges.size(); x++) {
+                    int to = edges.node(x);
                     if (index.component(to) != rep) {
                         continue;
                     }

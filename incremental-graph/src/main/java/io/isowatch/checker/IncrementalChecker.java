@@ -100,7 +100,7 @@ public final class IncrementalChecker {
         this.reorder = new ReorderBuffer(options.reorderWindow());
         this.graph = new MutableDependencyGraph(options.workload() == Workload.RW_REGISTER
                 ? MutableDependencyGraph.REGISTER_EXPLANATIONS : MutableDependencyGraph.LIST_APPEND_EXPLANATIONS);
-        this.sessions = new SessionOrder(realtime, process);
+        this.sessions = new SessionOrder(realtime ? graph.realtime() : null, process);
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget(),
                 options.cycleSearchTimeoutMillis());
         this.inference = options.workload() == Workload.RW_REGISTER
@@ -297,7 +297,7 @@ public final class IncrementalChecker {
             default -> fail++;
         }
         boolean[] prefixRead = inference.completed(id, op, outcome);
-        sessions.completed(id, p, outcome, links);
+        sessions.completed(id, p, outcome, graph.nodeCount(), links);
         txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
@@ -322,7 +322,7 @@ public final class IncrementalChecker {
     }
 
     private void link(int from, int to, EdgeKind kind) {
-        if (graph.addEdge(from, to, kind)) {
+        if (kind == EdgeKind.REALTIME ? graph.addRealtimeEdge(from, to) : graph.addEdge(from, to, kind)) {
             cycles.edgeAdded(from, to, cycleExplainer, this::report);
         }
     }

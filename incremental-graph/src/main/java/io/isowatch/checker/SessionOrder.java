@@ -1,10 +1,8 @@
 package io.isowatch.checker;
 
-import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.EdgeKind;
-
-import java.util.Arrays;
+import io.isowatch.graph.RealtimeEdges;
 
 /**
  * The session orders Elle adds to the dependency graph: realtime edges (its transitive reduction)
@@ -13,9 +11,10 @@ import java.util.Arrays;
  *
  * <p>Realtime follows Elle's realtime-graph: a buffer of committed transactions not yet followed
  * by another committed one; each invocation is linked from every transaction in the buffer, and a
- * committed completion replaces its own predecessors in it. Events must come in index order (the
- * checker's reorder buffer sees to that). Cost: O(buffer) per transaction, the buffer being about
- * as large as the concurrency.
+ * committed completion replaces its own predecessors in it. The graph keeps the buffer and these
+ * edges implicitly ({@link RealtimeEdges}); this class says when to link them. Events must come
+ * in index order (the checker's reorder buffer sees to that). Cost: O(buffer) per transaction,
+ * the buffer being about as large as the concurrency.
  */
 final class SessionOrder {
 
@@ -24,21 +23,22 @@ final class SessionOrder {
         void link(int from, int to, EdgeKind kind);
     }
 
-    private final boolean realtime;
+    private final RealtimeEdges realtimeEdges;
     private final boolean process;
-    private final IntList buffer = new IntList();
-    private int[][] predecessors = new int[1024][];
     private final LongIntMap lastCommitted = new LongIntMap();
     private boolean realtimeEdgeToFailed;
 
-    SessionOrder(boolean realtime, boolean process) {
-        this.realtime = realtime;
+    /** @param realtimeEdges the graph's realtime order when realtime edges are needed, else null */
+    SessionOrder(RealtimeEdges realtimeEdges, boolean process) {
+        this.realtimeEdges = realtimeEdges;
         this.process = process;
     }
 
     /** A transaction was invoked. */
     void invoked(int txn) {
-        setPredecessors(txn, buffer);
+        if (realtimeEdges != null) {
+            realtimeEdges.invoked(txn);
+        }
     }
 
     /**
@@ -46,44 +46,28 @@ final class SessionOrder {
      * real time (Elle's realtime-graph links only at invocations). Process order still holds.
      */
     void invokedAtUnknownTime(int txn) {
-        setPredecessors(txn, null);
-    }
-
-    private void setPredecessors(int txn, IntList before) {
-        if (realtime) {
-            if (txn >= predecessors.length) {
-                predecessors = Arrays.copyOf(predecessors,
-                        Math.max(predecessors.length + (predecessors.length >> 1), txn + 1));
-            }
-            predecessors[txn] = before == null ? new int[0] : before.toArray();
+        if (realtimeEdges != null) {
+            realtimeEdges.invokedAtUnknownTime(txn);
         }
     }
 
-    /** A transaction of {@code processId} completed with {@code outcome} (a {@link TxnTable} status). */
-    void completed(int txn, long processId, byte outcome, Links out) {
-        if (realtime) {
-            int[] before = predecessors[txn];
-            predecessors[txn] = null;
+    /**
+     * A transaction of {@code processId} completed with {@code outcome} (a {@link TxnTable}
+     * status); {@code nodes} transaction ids have been given.
+     */
+    void completed(int txn, long processId, byte outcome, int nodes, Links out) {
+        if (realtimeEdges != null) {
+            int before = realtimeEdges.predecessorCount(txn);
             if (outcome != TxnTable.FAIL) {
-                for (int p : before) {
-                    out.link(p, txn, EdgeKind.REALTIME);
+                for (int i = 0; i < before; i++) {
+                    out.link(realtimeEdges.predecessor(txn, i), txn, EdgeKind.REALTIME);
                 }
-            } else if (before.length > 0) {
+            } else if (before > 0) {
                 // Elle links realtime predecessors to failed transactions too; such edges can
-                // close no cycle, so they are not stored, but they make Elle's graph non-empty.
+                // close no cycle, so they are not kept, but they make Elle's graph non-empty.
                 realtimeEdgeToFailed = true;
             }
-            if (outcome == TxnTable.OK) {
-                for (int p : before) {
-                    for (int i = 0; i < buffer.size(); i++) {
-                        if (buffer.get(i) == p) {
-                            buffer.swapRemove(i);
-                            break;
-                        }
-                    }
-                }
-                buffer.add(txn);
-            }
+            realtimeEdges.completed(txn, outcome == TxnTable.OK, nodes);
         }
         if (process && outcome == TxnTable.OK) {
             int previous = lastCommitted.put(processId, txn);
@@ -93,7 +77,7 @@ final class SessionOrder {
         }
     }
 
-    /** Whether Elle's graph holds a realtime edge into a failed transaction (which isowatch does not store). */
+    /** Whether Elle's graph holds a realtime edge into a failed transaction (which isowatch does not keep). */
     boolean linkedToFailed() {
         return realtimeEdgeToFailed;
     }

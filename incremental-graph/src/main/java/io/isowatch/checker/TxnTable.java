@@ -2,6 +2,7 @@ package io.isowatch.checker;
 
 import io.isowatch.anomaly.Txn;
 import io.isowatch.collect.ByteRecords;
+import io.isowatch.collect.IntList;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -41,9 +42,14 @@ final class TxnTable {
     private long[] invokeTime = new long[1024];
     private final NarrowLongColumn completeIndex = new NarrowLongColumn(1024);
     private long[] completeTime = new long[1024];
-    /** The invocation's encoded micro-ops while a transaction is pending, then null. */
-    private byte[][] pendingMops = new byte[1024][];
-    /** Where a completed transaction's encoding is in {@link #arena}. */
+    /**
+     * The invocations' encoded micro-ops of pending transactions (about as many as there are
+     * clients), in reusable slots: a pending transaction's {@link #mopsAt} is {@code -2 - slot}.
+     */
+    private byte[][] pendingMops = new byte[64][];
+    private final IntList freePendingSlots = new IntList();
+    private int pendingSlotsUsed;
+    /** Where a completed transaction's encoding is in {@link #arena} (or its pending slot, as above). */
     private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
     private final ByteRecords arena = new ByteRecords();
     private final MicroOpCodec codec = new MicroOpCodec();
@@ -62,7 +68,6 @@ final class TxnTable {
             invokeTime = Arrays.copyOf(invokeTime, cap);
             completeIndex.grow(cap);
             completeTime = Arrays.copyOf(completeTime, cap);
-            pendingMops = Arrays.copyOf(pendingMops, cap);
             mopsAt.grow(cap);
         }
         int id = size++;
@@ -73,7 +78,18 @@ final class TxnTable {
         completeIndex.set(id, -1);
         completeTime[id] = -1;
         codec.encode(invoke.value(), null);
-        pendingMops[id] = Arrays.copyOf(codec.buffer(), codec.length());
+        int slot;
+        if (!freePendingSlots.isEmpty()) {
+            slot = freePendingSlots.get(freePendingSlots.size() - 1);
+            freePendingSlots.swapRemove(freePendingSlots.size() - 1);
+        } else {
+            if (pendingSlotsUsed == pendingMops.length) {
+                pendingMops = Arrays.copyOf(pendingMops, pendingSlotsUsed * 2);
+            }
+            slot = pendingSlotsUsed++;
+        }
+        pendingMops[slot] = Arrays.copyOf(codec.buffer(), codec.length());
+        mopsAt.set(id, -2 - slot);
         return id;
     }
 
@@ -91,14 +107,24 @@ final class TxnTable {
      */
     void storeMicroOps(int id, List<MicroOp> value, boolean[] prefixRead) {
         codec.encode(value, prefixRead);
-        pendingMops[id] = null;
+        int slot = pendingSlot(id);
+        pendingMops[slot] = null;
+        freePendingSlots.add(slot);
         mopsAt.set(id, arena.append(codec.buffer(), codec.length()));
     }
 
     /** A transaction's encoding: its own array while pending, else a copy out of the arena. */
     private byte[] encoding(int id) {
-        byte[] pending = pendingMops[id];
-        return pending != null ? pending : arena.read(mopsAt.get(id));
+        long at = mopsAt.get(id);
+        return at < 0 ? pendingMops[(int) (-2 - at)] : arena.read(at);
+    }
+
+    private int pendingSlot(int id) {
+        long at = mopsAt.get(id);
+        if (at >= 0) {
+            throw new IllegalStateException("transaction " + id + " has completed already");
+        }
+        return (int) (-2 - at);
     }
 
     /**
@@ -107,7 +133,7 @@ final class TxnTable {
      * {@link #storeMicroOps} replaces the invocation's micro-ops. Allocates nothing.
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
-        return codec.sameWrites(pendingMops[id], completion);
+        return codec.sameWrites(pendingMops[pendingSlot(id)], completion);
     }
 
     static byte statusOf(OpType type) {

@@ -5,6 +5,7 @@ import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.DependencyGraph;
 import io.isowatch.graph.EdgeKind;
+import io.isowatch.graph.Edges;
 
 import java.util.List;
 
@@ -86,13 +87,15 @@ public final class CycleExistence {
         for (int i = 0; i < n; i++) {
             out[i] = new IntList(4);
         }
+        Edges edges = new Edges();
         for (int i = 0; i < members.length; i++) {
-            for (int e = graph.firstOut(members[i]); e >= 0; e = graph.nextOut(e)) {
-                int j = local.get(graph.target(members[i], e));
+            graph.outEdgesInAnyOrder(members[i], edges);
+            for (int x = 0; x < edges.size(); x++) {
+                int j = local.get(edges.node(x));
                 if (j == LongIntMap.MISSING) {
                     continue;
                 }
-                int bit = graph.kind(e).bit();
+                int bit = 1 << edges.kind(x);
                 if ((spec.union() & bit) != 0) {
                     // Copy 0 of a transaction: entered by a union edge (or any edge, unextended).
                     for (int c = 0; c < copies; c++) {

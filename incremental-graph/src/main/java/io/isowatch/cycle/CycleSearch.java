@@ -4,6 +4,7 @@ import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.DependencyGraph;
 import io.isowatch.graph.EdgeKind;
+import io.isowatch.graph.Edges;
 
 import java.util.Arrays;
 
@@ -46,6 +47,8 @@ public final class CycleSearch {
     private final IncrementalCycleIndex index;
 
     private final LongIntMap local = new LongIntMap();
+    /** One transaction's out-edges; every walk copies what it needs before it descends. */
+    private final Edges edges = new Edges();
     private int[] members = new int[16];
     private int memberCount;
     private int[] stamp = new int[16];
@@ -141,9 +144,10 @@ public final class CycleSearch {
 
     private int kindsBetween(int from, int to) {
         int mask = 0;
-        for (int e = graph.firstOut(from); e >= 0; e = graph.nextOut(e)) {
-            if (graph.target(from, e) == to) {
-                mask |= graph.kind(e).bit();
+        graph.outEdgesInAnyOrder(from, edges);
+        for (int i = 0; i < edges.size(); i++) {
+            if (edges.node(i) == to) {
+                mask |= 1 << edges.kind(i);
             }
         }
         return mask;
@@ -214,7 +218,10 @@ public final class CycleSearch {
         };
     }
 
-    /** Fills {@link #bestKind} for the component targets of {@code node}; returns the stamp used. */
+    /**
+     * Fills {@link #edges} with {@code node}'s out-edges, newest first, and {@link #bestKind} for
+     * their targets in the component; returns the stamp used.
+     */
     private int scanTargets(int node) {
         int s = ++stampEpoch;
         if (s == Integer.MAX_VALUE) {
@@ -222,12 +229,13 @@ public final class CycleSearch {
             stampEpoch = 1;
             s = 1;
         }
-        for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
-            int li = local.get(graph.target(node, e));
+        graph.outEdges(node, edges);
+        for (int i = 0; i < edges.size(); i++) {
+            int li = local.get(edges.node(i));
             if (li == LongIntMap.MISSING) {
                 continue;
             }
-            int k = graph.kind(e).ordinal();
+            int k = edges.kind(i);
             if (stamp[li] != s) {
                 stamp[li] = s;
                 bestKind[li] = k;
@@ -258,11 +266,11 @@ public final class CycleSearch {
             int node = qNode.get(head);
             int state = qState.get(head);
             int s = scanTargets(node);
-            for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
+            for (int i = 0; i < edges.size(); i++) {
                 if (exhausted()) {
                     return Result.OUT_OF_BUDGET;
                 }
-                int t = graph.target(node, e);
+                int t = edges.node(i);
                 int li = local.get(t);
                 if (li == LongIntMap.MISSING || stamp[li] != s) {
                     continue;
@@ -370,8 +378,8 @@ public final class CycleSearch {
         int[] targets = new int[16];
         int[] targetKinds = new int[16];
         int n = 0;
-        for (int e = graph.firstOut(node); e >= 0; e = graph.nextOut(e)) {
-            int li = local.get(graph.target(node, e));
+        for (int x = 0; x < edges.size(); x++) {
+            int li = local.get(edges.node(x));
             if (li == LongIntMap.MISSING || stamp[li] != s) {
                 continue;
             }
@@ -385,7 +393,7 @@ public final class CycleSearch {
                     targets = Arrays.copyOf(targets, n * 2);
                     targetKinds = Arrays.copyOf(targetKinds, n * 2);
                 }
-                targets[n] = graph.target(node, e);
+                targets[n] = edges.node(x);
                 targetKinds[n++] = k;
             }
         }

@@ -3,6 +3,7 @@ package io.isowatch.cycle;
 import io.isowatch.collect.IntList;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.DependencyGraph;
+import io.isowatch.graph.Edges;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,6 +52,7 @@ public final class IncrementalCycleIndex {
     private final IntList forward = new IntList();
     private final IntList backward = new IntList();
     private final IntList stack = new IntList();
+    private final Edges edges = new Edges();
 
     public IncrementalCycleIndex(DependencyGraph graph) {
         this.graph = graph;
@@ -150,8 +152,9 @@ public final class IncrementalCycleIndex {
                 continue;
             }
             for (int m = rep; m >= 0; m = nextMember(m)) {
-                for (int e = graph.firstOut(m); e >= 0; e = graph.nextOut(e)) {
-                    int t = component(graph.target(m, e));
+                graph.outEdgesInAnyOrder(m, edges);
+                for (int i = 0; i < edges.size(); i++) {
+                    int t = component(edges.node(i));
                     if (mark[t] != visitMark && ord[t] <= upper) {
                         mark[t] = visitMark;
                         stack.add(t);
@@ -179,8 +182,9 @@ public final class IncrementalCycleIndex {
             stack.swapRemove(stack.size() - 1);
             backward.add(rep);
             for (int m = rep; m >= 0; m = nextMember(m)) {
-                for (int e = graph.firstIn(m); e >= 0; e = graph.nextIn(e)) {
-                    int s = component(graph.source(m, e));
+                graph.inEdges(m, edges);
+                for (int i = 0; i < edges.size(); i++) {
+                    int s = component(edges.node(i));
                     int mk = mark[s];
                     if (mk == visitMark || mk == -visitMark || ord[s] < lower) {
                         continue;

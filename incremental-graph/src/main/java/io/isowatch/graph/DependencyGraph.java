@@ -3,8 +3,8 @@ package io.isowatch.graph;
 /**
  * A read-only view of the dependency graph between transactions.
  *
- * <p>Nodes are transaction ids, dense from 0. Edges are kept in pools and walked by index, so
- * that traversals allocate nothing: {@code for (int e = firstOut(n); e >= 0; e = nextOut(e))}.
+ * <p>Nodes are transaction ids, dense from 0. A walk asks for one transaction's edges at a time
+ * into an {@link Edges} it reuses, so that traversals allocate nothing.
  * Two transactions may be joined by several edges of different kinds; Elle explains such a pair
  * by its strongest relationship, which {@link #pairKind(int, int)} gives.
  */
@@ -16,30 +16,23 @@ public interface DependencyGraph {
     /** Number of edges. */
     long edgeCount();
 
-    /** The first out-edge of {@code node}, or -1. */
-    int firstOut(int node);
+    /**
+     * Fills {@code out} with {@code node}'s out-edges, newest first: the order the cycle search
+     * walks, on which the cycle it reports among equally short ones depends. Allocates nothing
+     * once {@code out} has grown.
+     */
+    void outEdges(int node, Edges out);
 
-    /** The next out-edge after {@code edge} from the same source, or -1. */
-    int nextOut(int edge);
+    /** Fills {@code out} with {@code node}'s out-edges in no particular order (cheaper). */
+    void outEdgesInAnyOrder(int node, Edges out);
 
-    /** The first in-edge of {@code node}, or -1. */
-    int firstIn(int node);
-
-    /** The next in-edge after {@code edge} into the same target, or -1. */
-    int nextIn(int edge);
-
-    /** The target of {@code edge}, an out-edge of {@code from}: edges are reached from an end. */
-    int target(int from, int edge);
-
-    /** The source of {@code edge}, an in-edge of {@code to}. */
-    int source(int to, int edge);
-
-    EdgeKind kind(int edge);
+    /** Fills {@code in} with {@code node}'s in-edges (their sources), in no particular order. */
+    void inEdges(int node, Edges in);
 
     /**
      * The kind Elle would use to explain {@code from -> to}: the first, in
      * {@link #explanationRank}'s order, among the edges joining them, or null when there is none.
-     * Cost: the out-degree of {@code from}.
+     * Cost: the stored out-degree of {@code from}.
      */
     EdgeKind pairKind(int from, int to);
 

@@ -4,15 +4,19 @@ import io.isowatch.collect.BytePages;
 import io.isowatch.collect.IntPages;
 
 /**
- * The dependency graph, stored as edge pools with intrusive out- and in-lists.
+ * The dependency graph: stored edges in pools with intrusive out- and in-lists, and the realtime
+ * order kept implicitly ({@link RealtimeEdges}).
  *
- * <p>Each edge costs 13 bytes (its two ends folded into one int, two list links, a kind byte) and
- * nothing else (the columns grow by pages, so there is no doubling slack). The ends are kept as
- * {@code source ^ target}: every walk reaches an edge from one of its ends, which gives the other
- * back, and a million transactions have millions of edges, so the saved int is tens of megabytes.
- * The evidence behind an edge is not stored either: it is recomputed from the transactions when an explanation is needed,
- * as Elle's explainers do. Self-loops are never stored. Only the checker that owns this graph
- * mutates it; everyone else sees {@link DependencyGraph}.
+ * <p>Each stored edge costs 13 bytes (its two ends folded into one int, two list links, a kind
+ * byte) and nothing else (the columns grow by pages, so there is no doubling slack). The ends are
+ * kept as {@code source ^ target}: every walk reaches an edge from one of its ends, which gives
+ * the other back, and a million transactions have millions of edges, so the saved int is tens of
+ * megabytes. Realtime edges, two thirds of a strict history's, are not stored one by one; a walk
+ * of a transaction's out-edges gives both kinds back merged in the order they were added, so the
+ * cycle search sees exactly the lists it would see had every edge been stored. The evidence behind
+ * an edge is not stored either: it is recomputed from the transactions when an explanation is
+ * needed, as Elle's explainers do. Self-loops are never stored. Only the checker that owns this
+ * graph mutates it; everyone else sees {@link DependencyGraph}.
  */
 public final class MutableDependencyGraph implements DependencyGraph {
 
@@ -28,6 +32,10 @@ public final class MutableDependencyGraph implements DependencyGraph {
     private final IntPages nextIn = new IntPages(0);
     private final BytePages kind = new BytePages((byte) 0);
     private int edges;
+
+    private final RealtimeEdges realtime = new RealtimeEdges();
+    /** One bit per node: its newest out-edge is an implicit realtime edge (see {@link #addEdge}). */
+    private final IntPages realtimeNewest = new IntPages(0);
 
     /** Ranks per kind ordinal: list-append's explanation order. */
     public static final int[] LIST_APPEND_EXPLANATIONS = {0, 1, 2, 3, 4};
@@ -62,12 +70,16 @@ public final class MutableDependencyGraph implements DependencyGraph {
         }
         outHead.ensure(node);
         inHead.ensure(node);
+        realtimeNewest.ensure(node >>> 5);
+        realtime.ensureNode(node);
         nodes = node + 1;
     }
 
     /**
      * Adds {@code from -> to} of {@code edgeKind}. Returns false, storing nothing, for a self-loop
      * or when the newest out-edge of {@code from} is already this very edge (the common repeat).
+     * The checker adds realtime edges with {@link #addRealtimeEdge}; a realtime edge given here is
+     * stored like any other.
      */
     public boolean addEdge(int from, int to, EdgeKind edgeKind) {
         if (from == to) {
@@ -75,9 +87,11 @@ public final class MutableDependencyGraph implements DependencyGraph {
         }
         ensureNode(Math.max(from, to));
         int head = outHead.get(from);
-        if (head >= 0 && (ends.get(head) ^ from) == to && kind.get(head) == edgeKind.ordinal()) {
+        if (head >= 0 && (ends.get(head) ^ from) == to && kind.get(head) == edgeKind.ordinal()
+                && !realtimeNewest(from)) {
             return false;
         }
+        setRealtimeNewest(from, false);
         int e = edges++;
         if (e == ends.capacity()) { // the four columns always grow together, a page at a time
             ends.ensure(e);
@@ -94,6 +108,31 @@ public final class MutableDependencyGraph implements DependencyGraph {
         return true;
     }
 
+    /**
+     * Adds the realtime edge {@code from -> to}: the next of {@code to}'s predecessors in the
+     * snapshot {@link #realtime()} took at its invocation. Stores nothing of the edge itself.
+     */
+    public boolean addRealtimeEdge(int from, int to) {
+        realtime.add(from, to, edges);
+        setRealtimeNewest(from, true);
+        return true;
+    }
+
+    /** The realtime order, kept implicitly: the checker reports invocations and completions to it. */
+    public RealtimeEdges realtime() {
+        return realtime;
+    }
+
+    /** Whether {@code node}'s newest out-edge is an implicit realtime one, newer than its stored head. */
+    private boolean realtimeNewest(int node) {
+        return (realtimeNewest.get(node >>> 5) & (1 << node)) != 0;
+    }
+
+    private void setRealtimeNewest(int node, boolean newest) {
+        int word = realtimeNewest.get(node >>> 5);
+        realtimeNewest.set(node >>> 5, newest ? word | (1 << node) : word & ~(1 << node));
+    }
+
     @Override
     public int nodeCount() {
         return nodes;
@@ -101,52 +140,68 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     @Override
     public long edgeCount() {
-        return edges;
+        return edges + realtime.edgeCount();
     }
 
     @Override
-    public int firstOut(int node) {
-        return node < nodes ? outHead.get(node) : -1;
+    public void outEdges(int node, Edges out) {
+        out.clear();
+        if (node >= nodes) {
+            return;
+        }
+        int e = outHead.get(node);
+        int implicit = realtime.newestFirst(node, nodes);
+        int j = 0;
+        int rt = EdgeKind.REALTIME.ordinal();
+        while (e >= 0 || j < implicit) {
+            // A stored edge is newer than a realtime one when it was stored after that one's snapshot was linked.
+            if (j == implicit || e >= 0 && e >= realtime.sortedStoredBefore(j)) {
+                out.add(ends.get(e) ^ node, kind.get(e));
+                e = nextOut.get(e);
+            } else {
+                out.add(realtime.sortedTarget(j++), rt);
+            }
+        }
     }
 
     @Override
-    public int nextOut(int edge) {
-        return nextOut.get(edge);
+    public void outEdgesInAnyOrder(int node, Edges out) {
+        out.clear();
+        if (node >= nodes) {
+            return;
+        }
+        for (int e = outHead.get(node); e >= 0; e = nextOut.get(e)) {
+            out.add(ends.get(e) ^ node, kind.get(e));
+        }
+        realtime.successors(node, nodes, out);
     }
 
     @Override
-    public int firstIn(int node) {
-        return node < nodes ? inHead.get(node) : -1;
-    }
-
-    @Override
-    public int nextIn(int edge) {
-        return nextIn.get(edge);
-    }
-
-    @Override
-    public int target(int from, int edge) {
-        return ends.get(edge) ^ from;
-    }
-
-    @Override
-    public int source(int to, int edge) {
-        return ends.get(edge) ^ to;
-    }
-
-    @Override
-    public EdgeKind kind(int edge) {
-        return KINDS[kind.get(edge)];
+    public void inEdges(int node, Edges in) {
+        in.clear();
+        if (node >= nodes) {
+            return;
+        }
+        for (int e = inHead.get(node); e >= 0; e = nextIn.get(e)) {
+            in.add(ends.get(e) ^ node, kind.get(e));
+        }
+        realtime.predecessors(node, in);
     }
 
     @Override
     public EdgeKind pairKind(int from, int to) {
         int best = -1;
-        for (int e = firstOut(from); e >= 0; e = nextOut.get(e)) {
-            int k = kind.get(e);
-            if ((ends.get(e) ^ from) == to && (best < 0 || rank[k] < rank[best])) {
-                best = k;
+        if (from < nodes) {
+            for (int e = outHead.get(from); e >= 0; e = nextOut.get(e)) {
+                int k = kind.get(e);
+                if ((ends.get(e) ^ from) == to && (best < 0 || rank[k] < rank[best])) {
+                    best = k;
+                }
             }
+        }
+        int rt = EdgeKind.REALTIME.ordinal();
+        if (realtime.has(from, to) && (best < 0 || rank[rt] < rank[best])) {
+            best = rt;
         }
         return best < 0 ? null : KINDS[best];
     }

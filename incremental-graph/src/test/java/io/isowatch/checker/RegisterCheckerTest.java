@@ -4,6 +4,8 @@ import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.explain.FindingText;
 import io.isowatch.graph.DependencyGraph;
+import io.isowatch.graph.EdgeKind;
+import io.isowatch.graph.Edges;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import org.junit.jupiter.api.Test;
@@ -244,9 +246,11 @@ class RegisterCheckerTest {
         checker.finish();
         DependencyGraph g = checker.graph();
         Set<String> out = new TreeSet<>();
+        Edges edges = new Edges();
         for (int n = 0; n < g.nodeCount(); n++) {
-            for (int e = g.firstOut(n); e >= 0; e = g.nextOut(e)) {
-                out.add(n + " " + g.kind(e).elleName() + " " + g.target(n, e));
+            g.outEdges(n, edges);
+            for (int i = 0; i < edges.size(); i++) {
+                out.add(n + " " + EdgeKind.values()[edges.kind(i)].elleName() + " " + edges.node(i));
             }
         }
         return out;

@@ -1,0 +1,358 @@
+package io.isowatch.graph;
+
+import io.isowatch.collect.BytePages;
+import io.isowatch.collect.IntList;
+import io.isowatch.collect.IntPages;
+
+import java.util.Arrays;
+
+/**
+ * The realtime edges of Elle's realtime-graph, kept implicitly: about two thirds of a
+ * strict-serializable history's edges, at 13 bytes each when stored, are here a few bytes per
+ * transaction.
+ *
+ * <p>Elle keeps a buffer of committed transactions not yet followed by another committed one;
+ * each invocation is linked from every transaction in the buffer (its snapshot), and a committed
+ * completion replaces its own predecessors in it. Transaction ids are given at invocation, in
+ * order, so a transaction {@code u} is in the snapshot of exactly the ids invoked while it was in
+ * the buffer: a range {@code lo(u)..hi(u)}. Its realtime successors are the transactions of that
+ * range whose edges have been added (a completion that is not a failure links its snapshot), and
+ * only the range's two ends are stored. A transaction's predecessors are its snapshot, kept as
+ * varint distances in one arena.
+ *
+ * <p>The cycle search walks a transaction's edges newest first, as the stored edge lists give
+ * them, and which cycle it reports depends on that order. So each linked snapshot records how
+ * many edges had been stored when it was linked, and where its record lies in the arena (which
+ * grows in the order snapshots are linked): {@link MutableDependencyGraph} merges the two kinds of
+ * edge back into the order in which they were added.
+ *
+ * <p>Edges into one transaction are added one at a time (the checker searches for cycles after
+ * each); until the last is added, only the first ones of its snapshot exist. Not thread-safe.
+ */
+public final class RealtimeEdges {
+
+    private static final int OPEN = Integer.MAX_VALUE;
+
+    /** Elle's buffer, in the order its membership changed (the snapshots keep this order). */
+    private final IntList buffer = new IntList();
+
+    /**
+     * Snapshots of transactions invoked and not yet completed (about as many as there are
+     * clients), in reusable slots; a pending transaction's {@link #recordAt} holds {@code -2 - slot}.
+     */
+    private int[][] slotSources = new int[16][];
+    private int[] slotCount = new int[16];
+    private final IntList freeSlots = new IntList();
+    private int slotsUsed;
+
+    /** Per transaction in the buffer at some time: the first and last id invoked while it was there. */
+    private final IntPages lo = new IntPages(-1);
+    private final IntPages hi = new IntPages(-1);
+    /**
+     * Per linked transaction: how many edges were stored when its snapshot was linked, and where
+     * its record is in the arena (while it is pending: its snapshot's slot, encoded as above).
+     */
+    private final IntPages storedBefore = new IntPages(-1);
+    private final IntPages recordAt = new IntPages(-1);
+    private final BytePages arena = new BytePages((byte) 0);
+    private long arenaEnd;
+    private int capacity;
+
+    /** The transaction whose edges are being added, its snapshot, and how many are in. */
+    private int linking = -1;
+    private int linkingSlot;
+    private int[] linkingSources;
+    private int linkingCount;
+    private int linkingDone;
+
+    private long edges;
+
+    /** Scratch of {@link #newestFirst}: successors and their arena records. */
+    private int[] sortedTargets = new int[16];
+    private int[] sortedRecords = new int[16];
+    private int[] sortedStoredBefore = new int[16];
+
+    RealtimeEdges() {
+    }
+
+    void ensureNode(int node) {
+        if (node < capacity) {
+            return;
+        }
+        lo.ensure(node);
+        hi.ensure(node);
+        storedBefore.ensure(node);
+        recordAt.ensure(node);
+        capacity = lo.capacity();
+    }
+
+    /** Number of realtime edges added. */
+    long edgeCount() {
+        return edges;
+    }
+
+    // ---- the history's events, in index order ----
+
+    /** {@code txn} was invoked: the buffer now is its snapshot of predecessors. */
+    public void invoked(int txn) {
+        int slot = takeSlot(txn, buffer.size());
+        for (int i = 0; i < buffer.size(); i++) {
+            slotSources[slot][i] = buffer.get(i);
+        }
+        slotCount[slot] = buffer.size();
+    }
+
+    /**
+     * {@code txn}'s completion came without its invocation: nothing is known to precede it in
+     * real time (Elle's realtime-graph links only at invocations).
+     */
+    public void invokedAtUnknownTime(int txn) {
+        slotCount[takeSlot(txn, 0)] = 0;
+    }
+
+    /** How many transactions precede the pending {@code txn} in real time. */
+    public int predecessorCount(int txn) {
+        return slotCount[slotOf(txn)];
+    }
+
+    /** The {@code i}-th realtime predecessor of the pending {@code txn}, in its snapshot's order. */
+    public int predecessor(int txn, int i) {
+        return slotSources[slotOf(txn)][i];
+    }
+
+    /**
+     * {@code txn} completed, its edges (if any) added: a committed one replaces its predecessors
+     * in the buffer. {@code nodes} is the number of transaction ids given so far.
+     */
+    public void completed(int txn, boolean committed, int nodes) {
+        int slot = slotOf(txn);
+        if (committed) {
+            int[] before = slotSources[slot];
+            for (int k = 0; k < slotCount[slot]; k++) {
+                int p = before[k];
+                for (int i = 0; i < buffer.size(); i++) {
+                    if (buffer.get(i) == p) {
+                        buffer.swapRemove(i);
+                        hi.set(p, nodes - 1);
+                        break;
+                    }
+                }
+            }
+            buffer.add(txn);
+            lo.set(txn, nodes);
+            hi.set(txn, OPEN);
+        }
+        if (linking == txn) {
+            linking = -1;
+            linkingSources = null;
+        } else {
+            recordAt.set(txn, -1);
+        }
+        freeSlots.add(slot);
+    }
+
+    /**
+     * Adds the edge {@code from -> to}, which must be the next of the pending {@code to}'s
+     * snapshot. {@code stored} is the number of edges the graph has stored so far.
+     */
+    void add(int from, int to, int stored) {
+        if (linking != to) {
+            int slot = slotOf(to);
+            linking = to;
+            linkingSlot = slot;
+            linkingSources = slotSources[slot];
+            linkingCount = slotCount[slot];
+            linkingDone = 0;
+            storedBefore.set(to, stored);
+            record(to, linkingSources, linkingCount);
+        }
+        if (linkingDone == linkingCount || linkingSources[linkingDone] != from) {
+            throw new IllegalStateException("realtime edge " + from + " -> " + to + " is not the next of "
+                    + to + "'s predecessors " + Arrays.toString(Arrays.copyOf(linkingSources, linkingCount))
+                    + " (" + linkingDone + " added)");
+        }
+        linkingDone++;
+        edges++;
+    }
+
+    private void record(int txn, int[] sources, int count) {
+        if (arenaEnd > Integer.MAX_VALUE - 5L * (count + 1)) {
+            throw new IllegalStateException("more than 2 GiB of realtime predecessors: a checker holds at most"
+                    + " about 200 million transactions of a strict history");
+        }
+        recordAt.set(txn, (int) arenaEnd);
+        arena.ensure(arenaEnd + 5L * (count + 1));
+        arenaEnd = putVarint(arenaEnd, count);
+        for (int i = 0; i < count; i++) {
+            arenaEnd = putVarint(arenaEnd, txn - sources[i]);
+        }
+    }
+
+    private long putVarint(long at, int n) {
+        while ((n & ~0x7F) != 0) {
+            arena.set(at++, (byte) ((n & 0x7F) | 0x80));
+            n >>>= 7;
+        }
+        arena.set(at++, (byte) n);
+        return at;
+    }
+
+    // ---- queries ----
+
+    /** Whether {@code to}'s edge from {@code from} has been added. */
+    boolean has(int from, int to) {
+        if (from >= capacity || to >= capacity) {
+            return false;
+        }
+        int first = lo.get(from);
+        if (first < 0 || to < first || to > hi.get(from) || storedBefore.get(to) < 0) {
+            return false;
+        }
+        return to != linking || linkedYet(from);
+    }
+
+    private boolean linkedYet(int from) {
+        for (int i = 0; i < linkingDone; i++) {
+            if (linkingSources[i] == from) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Appends {@code node}'s realtime successors to {@code out}, in id order. */
+    void successors(int node, int nodes, Edges out) {
+        if (node >= capacity) {
+            return;
+        }
+        int first = lo.get(node);
+        if (first < 0) {
+            return;
+        }
+        int last = Math.min(hi.get(node), nodes - 1);
+        int rt = EdgeKind.REALTIME.ordinal();
+        for (int v = first; v <= last; v++) {
+            if (storedBefore.get(v) >= 0 && (v != linking || linkedYet(node))) {
+                out.add(v, rt);
+            }
+        }
+    }
+
+    /**
+     * Collects {@code node}'s realtime successors newest first (the reverse of the order their
+     * edges were added); returns how many. {@link #sortedTarget} and {@link #sortedStoredBefore}
+     * give them.
+     */
+    int newestFirst(int node, int nodes) {
+        if (node >= capacity) {
+            return 0;
+        }
+        int first = lo.get(node);
+        if (first < 0) {
+            return 0;
+        }
+        int last = Math.min(hi.get(node), nodes - 1);
+        int n = 0;
+        for (int v = first; v <= last; v++) {
+            int before = storedBefore.get(v);
+            if (before < 0 || v == linking && !linkedYet(node)) {
+                continue;
+            }
+            if (n == sortedTargets.length) {
+                sortedTargets = Arrays.copyOf(sortedTargets, n * 2);
+                sortedRecords = Arrays.copyOf(sortedRecords, n * 2);
+                sortedStoredBefore = Arrays.copyOf(sortedStoredBefore, n * 2);
+            }
+            // Insertion by arena record, descending: records lie in the order edges were added.
+            int at = recordAt.get(v);
+            int i = n++;
+            while (i > 0 && sortedRecords[i - 1] < at) {
+                sortedTargets[i] = sortedTargets[i - 1];
+                sortedRecords[i] = sortedRecords[i - 1];
+                sortedStoredBefore[i] = sortedStoredBefore[i - 1];
+                i--;
+            }
+            sortedTargets[i] = v;
+            sortedRecords[i] = at;
+            sortedStoredBefore[i] = before;
+        }
+        return n;
+    }
+
+    int sortedTarget(int i) {
+        return sortedTargets[i];
+    }
+
+    int sortedStoredBefore(int i) {
+        return sortedStoredBefore[i];
+    }
+
+    /** Appends {@code node}'s realtime predecessors whose edges have been added to {@code out}. */
+    void predecessors(int node, Edges out) {
+        int rt = EdgeKind.REALTIME.ordinal();
+        if (node == linking) {
+            for (int i = 0; i < linkingDone; i++) {
+                out.add(linkingSources[i], rt);
+            }
+            return;
+        }
+        if (node >= capacity || storedBefore.get(node) < 0) {
+            return;
+        }
+        long at = recordAt.get(node);
+        int count = 0;
+        int shift = 0;
+        for (byte b = arena.get(at++); ; b = arena.get(at++)) {
+            count |= (b & 0x7F) << shift;
+            if (b >= 0) {
+                break;
+            }
+            shift += 7;
+        }
+        for (int i = 0; i < count; i++) {
+            int distance = 0;
+            shift = 0;
+            for (byte b = arena.get(at++); ; b = arena.get(at++)) {
+                distance |= (b & 0x7F) << shift;
+                if (b >= 0) {
+                    break;
+                }
+                shift += 7;
+            }
+            out.add(node - distance, rt);
+        }
+    }
+
+    // ---- snapshot slots ----
+
+    private int takeSlot(int txn, int size) {
+        int slot;
+        if (!freeSlots.isEmpty()) {
+            slot = freeSlots.get(freeSlots.size() - 1);
+            freeSlots.swapRemove(freeSlots.size() - 1);
+        } else {
+            if (slotsUsed == slotSources.length) {
+                slotSources = Arrays.copyOf(slotSources, slotsUsed * 2);
+                slotCount = Arrays.copyOf(slotCount, slotsUsed * 2);
+            }
+            slot = slotsUsed++;
+        }
+        if (slotSources[slot] == null || slotSources[slot].length < size) {
+            slotSources[slot] = new int[Math.max(8, size * 2)];
+        }
+        recordAt.set(txn, -2 - slot);
+        return slot;
+    }
+
+    private int slotOf(int txn) {
+        if (txn == linking) {
+            return linkingSlot;
+        }
+        int slot = txn < capacity ? -2 - recordAt.get(txn) : -1;
+        if (slot < 0) {
+            throw new IllegalStateException("transaction " + txn + " has no realtime snapshot: it was not invoked,"
+                    + " or has completed");
+        }
+        return slot;
+    }
+}
