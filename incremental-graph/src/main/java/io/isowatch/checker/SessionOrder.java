@@ -59,8 +59,9 @@ final class SessionOrder {
         if (realtimeEdges != null) {
             int before = realtimeEdges.predecessorCount(txn);
             if (outcome != TxnTable.FAIL) {
+                int[] sources = realtimeEdges.predecessors(txn);
                 for (int i = 0; i < before; i++) {
-                    out.link(realtimeEdges.predecessor(txn, i), txn, EdgeKind.REALTIME);
+                    out.link(sources[i], txn, EdgeKind.REALTIME);
                 }
             } else if (before > 0) {
                 // Elle links realtime predecessors to failed transactions too; such edges can

@@ -49,6 +49,39 @@ public final class BytePages {
         }
     }
 
+    /**
+     * Reads {@code count} unsigned varints (7 bits a byte, low first) from {@code at} on into
+     * {@code into} from {@code offset}; returns the position after them. Reads straight out of
+     * the page when they cannot cross its end.
+     */
+    public long getVarints(long at, int count, int[] into, int offset) {
+        int off = (int) at & MASK;
+        if (off + 5L * count <= PAGE) {
+            byte[] page = pages[(int) (at >>> SHIFT)];
+            int start = off;
+            for (int i = 0; i < count; i++) {
+                int b = page[off++];
+                int n = b & 0x7F;
+                for (int shift = 7; b < 0; shift += 7) {
+                    b = page[off++];
+                    n |= (b & 0x7F) << shift;
+                }
+                into[offset + i] = n;
+            }
+            return at + (off - start);
+        }
+        for (int i = 0; i < count; i++) {
+            int b = get(at++);
+            int n = b & 0x7F;
+            for (int shift = 7; b < 0; shift += 7) {
+                b = get(at++);
+                n |= (b & 0x7F) << shift;
+            }
+            into[offset + i] = n;
+        }
+        return at;
+    }
+
     /** Slots {@code 0..i} exist afterwards. */
     public void ensure(long i) {
         while (i >= capacity) {

@@ -1,5 +1,7 @@
 package io.isowatch.graph;
 
+import io.isowatch.collect.BytePages;
+
 import java.util.Arrays;
 
 /**
@@ -40,6 +42,25 @@ public final class Edges {
         }
         nodes[size] = node;
         kinds[size++] = (byte) kind;
+    }
+
+    /**
+     * Appends {@code count} edges of {@code kind} whose other ends are {@code node} minus the
+     * varints at {@code at} in {@code arena}; returns the position after them.
+     */
+    long addBelow(int node, int kind, BytePages arena, long at, int count) {
+        if (size + count > nodes.length) {
+            int cap = Math.max(nodes.length * 2, size + count);
+            nodes = Arrays.copyOf(nodes, cap);
+            kinds = Arrays.copyOf(kinds, cap);
+        }
+        long end = arena.getVarints(at, count, nodes, size);
+        for (int i = size; i < size + count; i++) {
+            nodes[i] = node - nodes[i];
+        }
+        Arrays.fill(kinds, size, size + count, (byte) kind);
+        size += count;
+        return end;
     }
 
     @Override

@@ -87,11 +87,13 @@ public final class MutableDependencyGraph implements DependencyGraph {
         }
         ensureNode(Math.max(from, to));
         int head = outHead.get(from);
-        if (head >= 0 && (ends.get(head) ^ from) == to && kind.get(head) == edgeKind.ordinal()
-                && !realtimeNewest(from)) {
+        boolean realtimeNewer = realtimeNewest(from);
+        if (head >= 0 && (ends.get(head) ^ from) == to && kind.get(head) == edgeKind.ordinal() && !realtimeNewer) {
             return false;
         }
-        setRealtimeNewest(from, false);
+        if (realtimeNewer) {
+            setRealtimeNewest(from, false);
+        }
         int e = edges++;
         if (e == ends.capacity()) { // the four columns always grow together, a page at a time
             ends.ensure(e);

@@ -67,6 +67,9 @@ public final class RealtimeEdges {
 
     private long edges;
 
+    /** Scratch of {@link #predecessors}. */
+    private final int[] count = new int[1];
+
     /** Scratch of {@link #newestFirst}: successors and their arena records. */
     private int[] sortedTargets = new int[16];
     private int[] sortedRecords = new int[16];
@@ -115,9 +118,12 @@ public final class RealtimeEdges {
         return slotCount[slotOf(txn)];
     }
 
-    /** The {@code i}-th realtime predecessor of the pending {@code txn}, in its snapshot's order. */
-    public int predecessor(int txn, int i) {
-        return slotSources[slotOf(txn)][i];
+    /**
+     * The realtime predecessors of the pending {@code txn}, in its snapshot's order: the first
+     * {@link #predecessorCount} of this array, which is the snapshot's own (do not keep it).
+     */
+    public int[] predecessors(int txn) {
+        return slotSources[slotOf(txn)];
     }
 
     /**
@@ -130,6 +136,9 @@ public final class RealtimeEdges {
             int[] before = slotSources[slot];
             for (int k = 0; k < slotCount[slot]; k++) {
                 int p = before[k];
+                if (hi.get(p) != OPEN) {
+                    continue; // an earlier completion replaced it already
+                }
                 for (int i = 0; i < buffer.size(); i++) {
                     if (buffer.get(i) == p) {
                         buffer.swapRemove(i);
@@ -299,28 +308,8 @@ public final class RealtimeEdges {
         if (node >= capacity || storedBefore.get(node) < 0) {
             return;
         }
-        long at = recordAt.get(node);
-        int count = 0;
-        int shift = 0;
-        for (byte b = arena.get(at++); ; b = arena.get(at++)) {
-            count |= (b & 0x7F) << shift;
-            if (b >= 0) {
-                break;
-            }
-            shift += 7;
-        }
-        for (int i = 0; i < count; i++) {
-            int distance = 0;
-            shift = 0;
-            for (byte b = arena.get(at++); ; b = arena.get(at++)) {
-                distance |= (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-                shift += 7;
-            }
-            out.add(node - distance, rt);
-        }
+        long at = arena.getVarints(recordAt.get(node), 1, count, 0);
+        out.addBelow(node, rt, arena, at, count[0]);
     }
 
     // ---- snapshot slots ----
