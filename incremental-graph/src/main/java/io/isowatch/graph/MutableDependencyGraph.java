@@ -3,6 +3,8 @@ package io.isowatch.graph;
 import io.isowatch.collect.BytePages;
 import io.isowatch.collect.IntPages;
 
+import java.util.Arrays;
+
 /**
  * The dependency graph: stored edges in pools with intrusive out- and in-lists, and the realtime
  * order kept implicitly ({@link RealtimeEdges}).
@@ -35,7 +37,7 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     private final RealtimeEdges realtime = new RealtimeEdges();
     /** One bit per node: its newest out-edge is an implicit realtime edge (see {@link #addEdge}). */
-    private final IntPages realtimeNewest = new IntPages(0);
+    private long[] realtimeNewest = new long[16];
 
     /** Ranks per kind ordinal: list-append's explanation order. */
     public static final int[] LIST_APPEND_EXPLANATIONS = {0, 1, 2, 3, 4};
@@ -70,7 +72,9 @@ public final class MutableDependencyGraph implements DependencyGraph {
         }
         outHead.ensure(node);
         inHead.ensure(node);
-        realtimeNewest.ensure(node >>> 5);
+        if (node >>> 6 >= realtimeNewest.length) {
+            realtimeNewest = Arrays.copyOf(realtimeNewest, Math.max(realtimeNewest.length * 2, (node >>> 6) + 1));
+        }
         realtime.ensureNode(node);
         nodes = node + 1;
     }
@@ -127,12 +131,15 @@ public final class MutableDependencyGraph implements DependencyGraph {
 
     /** Whether {@code node}'s newest out-edge is an implicit realtime one, newer than its stored head. */
     private boolean realtimeNewest(int node) {
-        return (realtimeNewest.get(node >>> 5) & (1 << node)) != 0;
+        return (realtimeNewest[node >>> 6] & (1L << node)) != 0;
     }
 
     private void setRealtimeNewest(int node, boolean newest) {
-        int word = realtimeNewest.get(node >>> 5);
-        realtimeNewest.set(node >>> 5, newest ? word | (1 << node) : word & ~(1 << node));
+        if (newest) {
+            realtimeNewest[node >>> 6] |= 1L << node;
+        } else {
+            realtimeNewest[node >>> 6] &= ~(1L << node);
+        }
     }
 
     @Override

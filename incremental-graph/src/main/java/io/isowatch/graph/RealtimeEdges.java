@@ -67,6 +67,8 @@ public final class RealtimeEdges {
 
     private long edges;
 
+    /** Scratch of {@link #record}. */
+    private byte[] scratch = new byte[64];
     /** Scratch of {@link #predecessors}. */
     private final int[] count = new int[1];
 
@@ -185,24 +187,29 @@ public final class RealtimeEdges {
     }
 
     private void record(int txn, int[] sources, int count) {
-        if (arenaEnd > Integer.MAX_VALUE - 5L * (count + 1)) {
+        if (scratch.length < 5 * (count + 1)) {
+            scratch = new byte[10 * (count + 1)];
+        }
+        int length = putVarint(0, count);
+        for (int i = 0; i < count; i++) {
+            length = putVarint(length, txn - sources[i]);
+        }
+        if (arenaEnd > Integer.MAX_VALUE - length) {
             throw new IllegalStateException("more than 2 GiB of realtime predecessors: a checker holds at most"
                     + " about 200 million transactions of a strict history");
         }
         recordAt.set(txn, (int) arenaEnd);
-        arena.ensure(arenaEnd + 5L * (count + 1));
-        arenaEnd = putVarint(arenaEnd, count);
-        for (int i = 0; i < count; i++) {
-            arenaEnd = putVarint(arenaEnd, txn - sources[i]);
-        }
+        arena.ensure(arenaEnd + length);
+        arena.set(arenaEnd, scratch, length);
+        arenaEnd += length;
     }
 
-    private long putVarint(long at, int n) {
+    private int putVarint(int at, int n) {
         while ((n & ~0x7F) != 0) {
-            arena.set(at++, (byte) ((n & 0x7F) | 0x80));
+            scratch[at++] = (byte) ((n & 0x7F) | 0x80);
             n >>>= 7;
         }
-        arena.set(at++, (byte) n);
+        scratch[at++] = (byte) n;
         return at;
     }
 
