@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# A/B of `isowatch check` in one sitting: a reference CLI jar, run as the launcher of its day ran
-# it (java <Chronicle flags> $JAVA_OPTS -jar JAR), against this tree's launcher, interleaved, on
-# the three histories bench/check-benchmark.sh makes (default and contended list-append, contended
-# rw-register); each check beside the same launcher's --parse-only. Wall clock, JVM start included,
-# -Xmx1g. Usage:
-#   bench/check-ab.sh REFERENCE.jar [TXNS] [RUNS]
-# Build the reference with: git worktree add /tmp/ref <commit> && (cd /tmp/ref && ./mvnw -B -ntp -q
-# -DskipTests -pl cli -am package) and pass /tmp/ref/cli/target/isowatch-cli.jar.
+# A/B of `isowatch check` in one sitting: a reference against this tree's launcher, interleaved
+# (each pair's order alternating, since these machines drift within minutes), on the three
+# histories bench/check-benchmark.sh makes (default and contended list-append, contended
+# rw-register); each check beside the same launcher's --parse-only. Wall clock, JVM start
+# included, -Xmx1g. The reference is either a source tree, whose own ./isowatch launcher runs it
+# (with the JVM flags of its day), or a CLI jar from before the launcher chose flags, run as
+# java <Chronicle flags> $JAVA_OPTS -jar JAR. Usage:
+#   bench/check-ab.sh REFERENCE [TXNS] [RUNS]
+# Build a reference tree with: git worktree add /tmp/ref <commit> && (cd /tmp/ref && ./mvnw -B -ntp
+# -q -DskipTests -pl cli -am package), then pass /tmp/ref (or /tmp/ref/cli/target/isowatch-cli.jar).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-reference="${1:?usage: bench/check-ab.sh REFERENCE.jar [TXNS] [RUNS]}"
+reference="${1:?usage: bench/check-ab.sh REFERENCE [TXNS] [RUNS]}"
 txns="${2:-500000}"
 runs="${3:-3}"
 flags="$(sed -n 's:.*<isowatch.jvm.flags>\(.*\)</isowatch.jvm.flags>.*:\1:p' "$here/pom.xml")"
@@ -21,8 +23,12 @@ seconds() {
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
 }
-# shellcheck disable=SC2086
-old() { java $flags -Xmx1g -jar "$reference" check -q "$@"; }
+if [ -d "$reference" ]; then
+  old() { JAVA_OPTS=-Xmx1g "$reference/isowatch" check -q "$@"; }
+else
+  # shellcheck disable=SC2086
+  old() { java $flags -Xmx1g -jar "$reference" check -q "$@"; }
+fi
 new() { JAVA_OPTS=-Xmx1g "$here/isowatch" check -q "$@"; }
 
 for shape in "list-append default" "list-append contended" "rw-register contended"; do
@@ -32,7 +38,11 @@ for shape in "list-append default" "list-append contended" "rw-register contende
     GENERATE_ONLY=1 "$here/bench/check-benchmark.sh" "$txns" "$workload" "$kind"
   fi
   for run in $(seq 1 "$runs"); do
-    c_old=$(seconds old -m "$workload" "$file"); c_new=$(seconds new -m "$workload" "$file")
+    if [ $((run % 2)) = 1 ]; then
+      c_old=$(seconds old -m "$workload" "$file"); c_new=$(seconds new -m "$workload" "$file")
+    else
+      c_new=$(seconds new -m "$workload" "$file"); c_old=$(seconds old -m "$workload" "$file")
+    fi
     r_old=$(seconds old --parse-only -m "$workload" "$file"); r_new=$(seconds new --parse-only -m "$workload" "$file")
     awk -v w="$workload $kind" -v r="$run" -v a="$c_old" -v b="$c_new" -v c="$r_old" -v d="$r_new" \
       'BEGIN { printf "%s run %d: check %.2f -> %.2f s (x%.2f); read only %.2f -> %.2f s\n", w, r, a, b, a / b, c, d }'

@@ -112,7 +112,8 @@ public final class RealtimeEdges {
      * real time (Elle's realtime-graph links only at invocations).
      */
     public void invokedAtUnknownTime(int txn) {
-        slotCount[takeSlot(txn, 0)] = 0;
+        int slot = takeSlot(txn, 0); // before indexing: taking a slot may grow the arrays
+        slotCount[slot] = 0;
     }
 
     /** How many transactions precede the pending {@code txn} in real time. */
