@@ -6,6 +6,7 @@
  *
  * <p>Only the checker mutates the graph ({@link io.isowatch.graph.MutableDependencyGraph});
  * everyone else reads it through {@link io.isowatch.graph.DependencyGraph}. Edges are stored in
- * primitive pools and carry no evidence; explanations recompute it, as Elle's explainers do.
+ * primitive pools, except the realtime order, which {@link io.isowatch.graph.RealtimeEdges} keeps
+ * implicitly; none carries evidence, which explanations recompute, as Elle's explainers do.
  */
 package io.isowatch.graph;
