@@ -57,9 +57,9 @@ final class SessionOrder {
      */
     void completed(int txn, long processId, byte outcome, int nodes, Links out) {
         if (realtimeEdges != null) {
-            int before = realtimeEdges.predecessorCount(txn);
+            int before = realtimeEdges.snapshotSize(txn);
             if (outcome != TxnTable.FAIL) {
-                int[] sources = realtimeEdges.predecessors(txn);
+                int[] sources = realtimeEdges.snapshot(txn);
                 for (int i = 0; i < before; i++) {
                     out.link(sources[i], txn, EdgeKind.REALTIME);
                 }

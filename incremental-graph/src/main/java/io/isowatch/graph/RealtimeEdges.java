@@ -33,7 +33,10 @@ public final class RealtimeEdges {
 
     private static final int OPEN = Integer.MAX_VALUE;
 
-    /** Elle's buffer, in the order its membership changed (the snapshots keep this order). */
+    /**
+     * Elle's buffer. Its order (additions at the end, removals by swapping the last in) is each
+     * snapshot's order, and so the order in which a transaction's edges are added.
+     */
     private final IntList buffer = new IntList();
 
     /**
@@ -116,16 +119,16 @@ public final class RealtimeEdges {
         slotCount[slot] = 0;
     }
 
-    /** How many transactions precede the pending {@code txn} in real time. */
-    public int predecessorCount(int txn) {
+    /** How many transactions precede the pending {@code txn} in real time: its snapshot's size. */
+    public int snapshotSize(int txn) {
         return slotCount[slotOf(txn)];
     }
 
     /**
-     * The realtime predecessors of the pending {@code txn}, in its snapshot's order: the first
-     * {@link #predecessorCount} of this array, which is the snapshot's own (do not keep it).
+     * The snapshot of the pending {@code txn}: its realtime predecessors, the first
+     * {@link #snapshotSize} of this array, which is the slot's own (do not keep it).
      */
-    public int[] predecessors(int txn) {
+    public int[] snapshot(int txn) {
         return slotSources[slotOf(txn)];
     }
 

@@ -102,9 +102,9 @@ class RealtimeEdgesProperties {
                                  boolean compareEachEdge) {
         RealtimeEdges realtime = implicit.realtime();
         List<Integer> before = snapshots.remove(id);
-        assertEquals(before.size(), realtime.predecessorCount(id), "snapshot size of " + id);
+        assertEquals(before.size(), realtime.snapshotSize(id), "snapshot size of " + id);
         for (int i = 0; i < before.size(); i++) {
-            assertEquals(before.get(i), realtime.predecessors(id)[i], "predecessor " + i + " of " + id);
+            assertEquals(before.get(i), realtime.snapshot(id)[i], "predecessor " + i + " of " + id);
         }
         if (outcome != 1) {
             for (int p : before) {
