@@ -2,8 +2,8 @@ package io.isowatch.checker;
 
 import io.isowatch.anomaly.Txn;
 import io.isowatch.collect.ByteRecords;
-import io.isowatch.collect.IntList;
 import io.isowatch.collect.NarrowLongColumn;
+import io.isowatch.collect.Slots;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
@@ -47,8 +47,7 @@ final class TxnTable {
      * clients), in reusable slots: a pending transaction's {@link #mopsAt} is {@code -2 - slot}.
      */
     private byte[][] pendingMops = new byte[64][];
-    private final IntList freePendingSlots = new IntList();
-    private int pendingSlotsUsed;
+    private final Slots pendingSlots = new Slots();
     /** Where a completed transaction's encoding is in {@link #arena} (or its pending slot, as above). */
     private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
     private final ByteRecords arena = new ByteRecords();
@@ -78,15 +77,9 @@ final class TxnTable {
         completeIndex.set(id, -1);
         completeTime[id] = -1;
         codec.encode(invoke.value(), null);
-        int slot;
-        if (!freePendingSlots.isEmpty()) {
-            slot = freePendingSlots.get(freePendingSlots.size() - 1);
-            freePendingSlots.swapRemove(freePendingSlots.size() - 1);
-        } else {
-            if (pendingSlotsUsed == pendingMops.length) {
-                pendingMops = Arrays.copyOf(pendingMops, pendingSlotsUsed * 2);
-            }
-            slot = pendingSlotsUsed++;
+        int slot = pendingSlots.take();
+        if (slot == pendingMops.length) {
+            pendingMops = Arrays.copyOf(pendingMops, slot * 2);
         }
         pendingMops[slot] = Arrays.copyOf(codec.buffer(), codec.length());
         mopsAt.set(id, -2 - slot);
@@ -109,7 +102,7 @@ final class TxnTable {
         codec.encode(value, prefixRead);
         int slot = pendingSlot(id);
         pendingMops[slot] = null;
-        freePendingSlots.add(slot);
+        pendingSlots.release(slot);
         mopsAt.set(id, arena.append(codec.buffer(), codec.length()));
     }
 

@@ -3,6 +3,7 @@ package io.isowatch.graph;
 import io.isowatch.collect.BytePages;
 import io.isowatch.collect.IntList;
 import io.isowatch.collect.IntPages;
+import io.isowatch.collect.Slots;
 
 import java.util.Arrays;
 
@@ -45,8 +46,7 @@ public final class RealtimeEdges {
      */
     private int[][] slotSources = new int[16][];
     private int[] slotCount = new int[16];
-    private final IntList freeSlots = new IntList();
-    private int slotsUsed;
+    private final Slots slots = new Slots();
 
     /** Per transaction in the buffer at some time: the first and last id invoked while it was there. */
     private final IntPages lo = new IntPages(-1);
@@ -163,7 +163,7 @@ public final class RealtimeEdges {
         } else {
             recordAt.set(txn, -1);
         }
-        freeSlots.add(slot);
+        slots.release(slot);
     }
 
     /**
@@ -326,16 +326,10 @@ public final class RealtimeEdges {
     // ---- snapshot slots ----
 
     private int takeSlot(int txn, int size) {
-        int slot;
-        if (!freeSlots.isEmpty()) {
-            slot = freeSlots.get(freeSlots.size() - 1);
-            freeSlots.swapRemove(freeSlots.size() - 1);
-        } else {
-            if (slotsUsed == slotSources.length) {
-                slotSources = Arrays.copyOf(slotSources, slotsUsed * 2);
-                slotCount = Arrays.copyOf(slotCount, slotsUsed * 2);
-            }
-            slot = slotsUsed++;
+        int slot = slots.take();
+        if (slot == slotSources.length) {
+            slotSources = Arrays.copyOf(slotSources, slot * 2);
+            slotCount = Arrays.copyOf(slotCount, slot * 2);
         }
         if (slotSources[slot] == null || slotSources[slot].length < size) {
             slotSources[slot] = new int[Math.max(8, size * 2)];
