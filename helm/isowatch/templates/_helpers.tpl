@@ -214,6 +214,8 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 {{- end }}
 - --workload
 - {{ $a.workload | quote }}
+- --record-format
+- {{ $a.recordFormat | quote }}
 - --rate
 - {{ include "isowatch.number" $a.rate | quote }}
 - --concurrency

@@ -299,6 +299,18 @@ class ChartRenderTest {
     }
 
     @Test
+    void recordFormat_reachesTheAgent_binaryUnlessAskedForJson() {
+        for (String format : new String[] {null, "json", "binary"}) {
+            Manifests m = format == null ? Charts.render(ValueSet.FULL)
+                    : Charts.render(ValueSet.FULL, Map.of("agent.recordFormat", format));
+            Map<String, String> agentArgs = Manifests.options(Manifests.strings(
+                    m.named("Deployment", AGENT).path("spec").path("template").path("spec").path("containers").get(0)
+                            .path("args")));
+            assertEquals(format == null ? "binary" : format, agentArgs.get("record-format"), "agent.recordFormat=" + format);
+        }
+    }
+
+    @Test
     void longReleaseName_keepsTheFlinkClusterIdWithin45Characters() {
         String name = new com.marcnuri.helm.Helm(Charts.chartDir()).template()
                 .withName("a-release-name-that-is-rather-long-for-a-cluster").withNamespace(Charts.NAMESPACE).call();

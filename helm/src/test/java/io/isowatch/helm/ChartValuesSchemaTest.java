@@ -37,6 +37,12 @@ class ChartValuesSchemaTest {
     }
 
     @Test
+    void unknownRecordFormat_isRejectedBySchema() {
+        assertContains(rejection(ValueSet.DEFAULT, Map.of("agent.recordFormat", "edn")),
+                "at '/agent/recordFormat': value must be one of 'binary', 'json'");
+    }
+
+    @Test
     void unknownKey_isRejectedByName() {
         assertContains(rejection(ValueSet.DEFAULT, Map.of("job.paralelism", 4)),
                 "at '/job': additional properties 'paralelism' not allowed");
