@@ -98,6 +98,10 @@ public final class MutableDependencyGraph implements DependencyGraph {
         if (realtimeNewer) {
             setRealtimeNewest(from, false);
         }
+        if (edges == Integer.MAX_VALUE) { // edge ids are ints: refuse rather than wrap round
+            throw new IllegalStateException("more than " + Integer.MAX_VALUE + " stored edges: a checker holds at most"
+                    + " several hundred million transactions (the stream job starts a new one every history-retention)");
+        }
         int e = edges++;
         if (e == ends.capacity()) { // the four columns always grow together, a page at a time
             ends.ensure(e);
