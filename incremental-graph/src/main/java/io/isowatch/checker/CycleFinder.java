@@ -207,6 +207,11 @@ final class CycleFinder {
             if ((have & (1L << i)) != 0) {
                 continue;
             }
+            if (!CycleExistence.cycleExists(graph, members, order.get(i).allowed())) {
+                // No cycle walks only the kinds this shape allows, so no edge can start one:
+                // one linear test instead of a search through every edge of a large component.
+                continue;
+            }
             searching:
             for (int from : members) {
                 graph.outEdges(from, edges);

@@ -75,11 +75,24 @@ public final class CycleExistence {
      * a repeated transaction leaves at least one valid part), so cycle existence stays exact.
      */
     public static boolean cycleExists(DependencyGraph graph, int[] members, Spec spec) {
+        return cycleExists(graph, members, spec.union(), spec.extension());
+    }
+
+    /**
+     * True when the edges of the kinds in {@code kinds} (a mask of {@link EdgeKind#bit()}s),
+     * restricted to {@code members}, have a cycle: a cycle of any shape walking only those kinds
+     * needs one.
+     */
+    public static boolean cycleExists(DependencyGraph graph, int[] members, int kinds) {
+        return cycleExists(graph, members, kinds, 0);
+    }
+
+    private static boolean cycleExists(DependencyGraph graph, int[] members, int union, int extension) {
         LongIntMap local = new LongIntMap(members.length);
         for (int i = 0; i < members.length; i++) {
             local.put(members[i], i);
         }
-        boolean extended = spec.extension() != 0;
+        boolean extended = extension != 0;
         int copies = extended ? 2 : 1;
         int n = members.length * copies;
         IntList[] out = new IntList[n];
@@ -96,12 +109,12 @@ public final class CycleExistence {
                     continue;
                 }
                 int bit = 1 << edges.kind(x);
-                if ((spec.union() & bit) != 0) {
+                if ((union & bit) != 0) {
                     // Copy 0 of a transaction: entered by a union edge (or any edge, unextended).
                     for (int c = 0; c < copies; c++) {
                         link(out, inDegree, c * members.length + i, j);
                     }
-                } else if (extended && (spec.extension() & bit) != 0) {
+                } else if (extended && (extension & bit) != 0) {
                     link(out, inDegree, i, members.length + j);
                 }
             }
