@@ -27,11 +27,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs contended workloads against a real database through {@link JdbcClientFactory} and judges
@@ -115,16 +121,27 @@ final class JdbcHistories {
 
     /** A run over several servers, as {@code agent run} with several --target and a --read-target does it. */
     static Run run(String name, JdbcTopology topology, WorkloadOptions options) {
+        try (StallWatch watch = new StallWatch(name, null)) {
+            return run(name, topology, options, watch);
+        }
+    }
+
+    /** A run that {@code watch} follows from its start until it ends; what the watch did goes into the report. */
+    static Run run(String name, JdbcTopology topology, WorkloadOptions options, StallWatch watch) {
         JdbcTarget target = topology.primary();
         JdbcClientFactory factory = JdbcClientFactory.connect(topology);
         InMemoryEventLog log = new InMemoryEventLog();
         HistoryRecorder recorder = new HistoryRecorder("jdbc-it", log);
         WorkloadResult result;
         try {
-            result = new WorkloadRunner(options.withWorkload(target.workload()), factory, recorder).run();
+            WorkloadRunner runner = new WorkloadRunner(options.withWorkload(target.workload()), factory, recorder);
+            watch.watch(runner);
+            result = runner.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        } finally {
+            watch.close();
         }
         StringBuilder report = new StringBuilder();
         report.append(String.format(Locale.ROOT, "== %s: %s at %s (server says %s), %s%n", name,
@@ -141,14 +158,15 @@ final class JdbcHistories {
                 result.fail(), result.info()));
         factory.failureCounts().forEach((k, v) -> report.append(String.format(Locale.ROOT, "  %-22s %,7d  e.g. %s%n",
                 k, v, factory.failureExamples().get(k))));
+        watch.actions().forEach(a -> report.append("  stalled ").append(a).append('\n'));
         return new Run(name, log.ops(), result, factory, report);
     }
 
     /**
      * How long one run may take before the test fails instead of hanging the build. The
      * workload's own 90 s deadline ends runs whose clients are running; a client waiting inside
-     * the engine for a lock that is never granted never sees it (observed once, HSQLDB LOCKS mode,
-     * docs/findings.md).
+     * the engine for a lock that is never granted never sees it (HSQLDB, docs/findings.md). An
+     * engine with a {@link StallWatch.Breaker} ends such waits, or fails the run, long before.
      */
     static final Duration RUN_LIMIT = Duration.ofMinutes(4);
 
@@ -162,18 +180,27 @@ final class JdbcHistories {
 
     /**
      * One test per expectation: a contended run against {@code server} at the expectation's
-     * level, judged as it says. Every engine's isolation IT is this loop over its own data.
+     * level, judged as it says. Every engine's isolation IT is this loop over its own data
+     * (HsqldbIsolationIT's gives each expectation a database of its own).
      */
     static Stream<DynamicTest> tests(Server server, List<LevelExpectation> expectations) {
         return expectations.stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> judge(server, e)));
     }
 
     static void judge(Server server, LevelExpectation e) {
+        judge(server, e, null);
+    }
+
+    /**
+     * {@link #judge(Server, LevelExpectation)}, with {@code breaker} (or null) ending waits inside
+     * the engine when the run stalls (see {@link StallWatch}).
+     */
+    static void judge(Server server, LevelExpectation e, StallWatch.Breaker breaker) {
         JdbcTarget target = JdbcTarget.of(server.url() + e.settings(), e.level(), e.workload())
                 .withCredentials(server.user(), server.password()).withTablePrefix(e.tablePrefix());
-        Run run = assertTimeoutPreemptively(RUN_LIMIT, () -> run(e.name(), target, contended(e.seed()).withTxnLimit(e.txns())),
-                () -> e.name() + ": the run did not end within " + RUN_LIMIT + "; clients blocked inside the "
-                        + "database (a lock wait the engine never resolves) do not see the workload's deadline");
+        StallWatch watch = new StallWatch(e.name(), breaker);
+        Run run = awaitRun(e.name(), watch, () -> run(e.name(), JdbcTopology.single(target),
+                contended(e.seed()).withTxnLimit(e.txns()), watch));
         try {
             // Every run's report places it on the ladder of models: the raw material of docs/findings.md.
             LADDER.forEach(run::check);
@@ -195,6 +222,48 @@ final class JdbcHistories {
         } finally {
             run.publish();
         }
+    }
+
+    /**
+     * Runs {@code run} on a thread of its own and waits until it ends, the watch declares it hung,
+     * or {@link #RUN_LIMIT} passes; in the last two cases the test fails at once, saying why, and
+     * the run is asked to stop (clients stuck inside the engine stay there, on daemon threads).
+     */
+    private static Run awaitRun(String name, StallWatch watch, Supplier<Run> run) {
+        CompletableFuture<Run> done = CompletableFuture.supplyAsync(run, task -> {
+            Thread t = new Thread(task, "jdbc-run-" + name);
+            t.setDaemon(true);
+            t.start();
+        });
+        Object first;
+        try {
+            first = CompletableFuture.anyOf(done, watch.hung()).get(RUN_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException x) {
+            watch.stopRun();
+            return fail(name + ": the run did not end within " + RUN_LIMIT + "; clients blocked inside the database "
+                    + "(a lock wait the engine never resolves) do not see the workload's deadline\n"
+                    + String.join("\n", watch.actions()) + "\n" + StallWatch.workerStacks());
+        } catch (ExecutionException x) {
+            Throwable cause = x.getCause();
+            while (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            watch.stopRun();
+            throw new IllegalStateException(name + ": interrupted while waiting for the run", x);
+        }
+        if (first instanceof String hang) {
+            return fail(name + ": the run hung inside the database. " + hang);
+        }
+        return (Run) first;
     }
 
     static JdbcTarget target(String url, String user, String password, JdbcIsolation level, String prefix) {
