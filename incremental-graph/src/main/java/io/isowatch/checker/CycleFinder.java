@@ -38,8 +38,23 @@ import java.util.function.Consumer;
  */
 final class CycleFinder {
 
-    /** A finding, a member of the component it was found in, and the search (spec) that found it. */
-    private record Found(Finding finding, int member, int spec) {
+    /**
+     * A finding, a member of the component it was found in, the search (spec) that found it, and
+     * the ids of its cycle's transactions as they are now (null for a timeout); eviction
+     * renumbers both.
+     */
+    private record Found(Finding finding, int member, int spec, int[] nodes) {
+
+        Found renumbered(int cut) {
+            int[] now = null;
+            if (nodes != null) {
+                now = nodes.clone();
+                for (int i = 0; i < now.length; i++) {
+                    now[i] -= cut;
+                }
+            }
+            return new Found(finding, member - cut, spec, now);
+        }
     }
 
     private static final long TIMEOUT_TAG = 1L << 62;
@@ -54,8 +69,14 @@ final class CycleFinder {
     private final String limits;
     private final List<CycleSpec> order = new ArrayList<>();
     private final long[] impliedMask;
-    private final List<Found> found = new ArrayList<>();
-    private final IntList cyclicMembers = new IntList();
+    private List<Found> found = new ArrayList<>();
+    private IntList cyclicMembers = new IntList();
+    /**
+     * The findings of components that lost transactions to eviction, one list per component:
+     * their cycles can no longer be explained by the graph, so they are reported at the end as
+     * they were found, under Elle's per-component rule.
+     */
+    private final List<List<Found>> settled = new ArrayList<>();
 
     CycleFinder(MutableDependencyGraph graph, boolean realtime, boolean process, long budget, long timeoutMillis) {
         this.graph = graph;
@@ -116,7 +137,7 @@ final class CycleFinder {
             if (result.outcome() == CycleSearch.Outcome.FOUND) {
                 Finding.Cycle cycle = explained(result, explainer);
                 index.addTags(rep, (1L << (i + FOUND_SHIFT)) | (impliedMask[i] << SKIP_SHIFT));
-                found.add(new Found(cycle, from, i));
+                found.add(new Found(cycle, from, i, result.nodes()));
                 report.accept(cycle);
             } else if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET && (tags & TIMEOUT_TAG) == 0) {
                 index.addTags(rep, TIMEOUT_TAG);
@@ -124,7 +145,7 @@ final class CycleFinder {
                         "searching a component of " + index.componentSize(rep) + " transactions for "
                                 + spec.type() + " " + limits,
                         List.of(explainer.txn(from), explainer.txn(to)));
-                found.add(new Found(timeout, from, -1));
+                found.add(new Found(timeout, from, -1, null));
                 report.accept(timeout);
             }
         }
@@ -160,13 +181,17 @@ final class CycleFinder {
             byComponent.computeIfAbsent(index.component(cyclicMembers.get(i)), c -> new ArrayList<>());
         }
         List<Finding> out = new ArrayList<>();
+        for (List<Found> component : settled) {
+            out.addAll(ellesReport(component));
+        }
         Map<Integer, Boolean> stale = new HashMap<>();
         for (Found f : found) {
             int c = index.component(f.member());
-            if (f.finding() instanceof Finding.Cycle cycle && !stillClassifiedAs(cycle)) {
+            List<Found> component = byComponent.computeIfAbsent(c, k -> new ArrayList<>());
+            if (f.nodes() != null && !stillClassifiedAs(f)) {
                 stale.put(c, true);
             } else {
-                byComponent.get(c).add(f);
+                component.add(f);
             }
         }
         for (Map.Entry<Integer, List<Found>> e : byComponent.entrySet()) {
@@ -182,13 +207,64 @@ final class CycleFinder {
     }
 
     /** Whether a cycle's steps, explained by the final graph, still give the type it was found as. */
-    private boolean stillClassifiedAs(Finding.Cycle cycle) {
-        EdgeKind[] kinds = new EdgeKind[cycle.steps().size()];
+    private boolean stillClassifiedAs(Found cycle) {
+        int[] nodes = cycle.nodes();
+        EdgeKind[] kinds = new EdgeKind[nodes.length];
         for (int i = 0; i < kinds.length; i++) {
-            Finding.Step s = cycle.steps().get(i);
-            kinds[i] = graph.pairKind(s.from().id(), s.to().id());
+            kinds[i] = graph.pairKind(nodes[i], nodes[(i + 1) % nodes.length]);
         }
-        return CycleSpec.classify(kinds) == cycle.type();
+        return CycleSpec.classify(kinds) == cycle.finding().type();
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest
+     * ({@link IncrementalChecker#evictBelow}), evicting the graph as well: the components must
+     * be read before the graph forgets and rebuilt after. A component that loses members settles
+     * its findings (see {@link #settled}); one that keeps them all stays a component of the
+     * graph, its findings renumbered. The index carries each component's tags to the components
+     * its members end up in, so a type found once is not reported again there.
+     */
+    void evictBelow(int cut) {
+        Map<Integer, Boolean> losing = new HashMap<>();
+        Map<Integer, List<Found>> settling = new LinkedHashMap<>();
+        List<Found> kept = new ArrayList<>();
+        for (Found f : found) {
+            int c = index.component(f.member());
+            if (losing.computeIfAbsent(c, rep -> losesMembers(rep, cut))) {
+                settling.computeIfAbsent(c, rep -> new ArrayList<>()).add(f);
+            } else {
+                kept.add(f.renumbered(cut));
+            }
+        }
+        settled.addAll(settling.values());
+        graph.evictBelow(cut);
+        index.evictBelow(cut);
+        search.evictBelow(cut);
+        found = kept;
+        IntList cyclic = new IntList();
+        Map<Integer, Boolean> seen = new HashMap<>();
+        for (int i = 0; i < cyclicMembers.size(); i++) {
+            int m = cyclicMembers.get(i) - cut;
+            if (m >= 0 && index.componentSize(index.component(m)) > 1
+                    && seen.put(index.component(m), true) == null) {
+                cyclic.add(m);
+            }
+        }
+        for (Found f : found) {
+            if (seen.put(index.component(f.member()), true) == null) {
+                cyclic.add(f.member());
+            }
+        }
+        cyclicMembers = cyclic;
+    }
+
+    private boolean losesMembers(int rep, int cut) {
+        for (int n = index.component(rep); n >= 0; n = index.nextMember(n)) {
+            if (n < cut) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Searches a whole component for every type not yet found in it, through each of its edges. */
@@ -222,7 +298,7 @@ final class CycleFinder {
                     }
                     CycleSearch.Result r = search.find(order.get(i), from, to, budget, walksAnyKind(order.get(i)));
                     if (r.outcome() == CycleSearch.Outcome.FOUND) {
-                        out.add(new Found(explained(r, explainer), from, i));
+                        out.add(new Found(explained(r, explainer), from, i, r.nodes()));
                         have |= (1L << i) | impliedMask[i];
                         break searching;
                     }
@@ -230,7 +306,7 @@ final class CycleFinder {
                         out.add(new Found(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
                                 "searching a component of " + members.length + " transactions afresh for "
                                         + order.get(i).type() + " " + limits,
-                                List.of(explainer.txn(from), explainer.txn(to))), from, -1));
+                                List.of(explainer.txn(from), explainer.txn(to))), from, -1, null));
                         break searching;
                     }
                 }

@@ -65,15 +65,15 @@ public final class IncrementalChecker {
     private final TxnTable txns = new TxnTable();
     private final MutableDependencyGraph graph;
     private final CycleFinder cycles;
-    private final Inference inference;
+    private Inference inference;
     private final SessionOrder sessions;
     private final Context context = new Context();
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
     private final Consumer<Op> processEvent = this::process;
     private final SessionOrder.Links links = this::link;
 
-    private final LongIntMap openTxn = new LongIntMap();
-    private final LongIntMap crashed = new LongIntMap();
+    private LongIntMap openTxn = new LongIntMap();
+    private LongIntMap crashed = new LongIntMap();
     private final List<Finding> findings = new ArrayList<>();
 
     private Op current;
@@ -82,6 +82,8 @@ public final class IncrementalChecker {
     private long unverifiable;
     private long cutOffCompletions;
     private long unseenInvocations;
+    private long forgottenTxns;
+    private long forgottenEdges;
     private long events;
     private long ok;
     private long info;
@@ -129,13 +131,21 @@ public final class IncrementalChecker {
      * reported either. A history may be cut anywhere, even inside a transaction: the completion
      * of a transaction whose invocation was cut off is skipped ({@link #cutOffCompletions()}).
      * Everything else stays sound: fewer events can only remove edges, never add one, so every
-     * cycle found is a cycle of the whole history. Call before the first event.
+     * cycle found is a cycle of the whole history. An rw-register checker assumes no version-order
+     * source (wfr, sequential or linearizable keys) then: Elle keeps or drops each one by whether
+     * it makes any key's versions cyclic anywhere in the history, which a part cannot tell.
+     * Call before the first event.
      */
     public void historyTruncated() {
         if (events > 0) {
             throw new IllegalStateException("historyTruncated() after " + events + " events: call it before the first");
         }
         truncated = true;
+        if (options.workload() == Workload.RW_REGISTER) {
+            // Whether Elle keeps an assumed version-order source depends on the whole history
+            // (RegisterInference#forgetAssumedSources); seen from a cut, it cannot be told.
+            inference = new RegisterInference(context, RegisterOptions.NONE);
+        }
     }
 
     /**
@@ -153,6 +163,62 @@ public final class IncrementalChecker {
      */
     public long unseenInvocations() {
         return unseenInvocations;
+    }
+
+    /**
+     * Forgets every transaction invoked before {@code time} (the history's event time, as its
+     * ops' {@code :time}), so that a checker fed an endless history holds only its recent part;
+     * returns how many it forgot. Call between events. Ids follow invocation order, so the
+     * transactions forgotten are the first ones up to the first invoked at or after
+     * {@code time}.
+     *
+     * <p>Forgetting loses, never invents: every edge later inferred and every cycle later found
+     * is one of the whole history, but one that needs a forgotten transaction is missed. From
+     * the first eviction on, the checker judges the history as one truncated at a cut
+     * ({@link #historyTruncated()}): a completion whose invocation was forgotten is skipped, a
+     * read of an element or value whose writer was forgotten looks unwritten (only counted, in
+     * {@link #unverifiableReads()}), and a process whose crashed transaction was forgotten is no
+     * longer held to Jepsen's rule against reuse (the stream job checks the protocol before the
+     * checker). Findings of a cycle's component that lost transactions are kept as they were
+     * found and reported in the verdict under Elle's per-component rule; they are not classified
+     * again against the final graph.
+     */
+    public int evictInvokedBefore(long time) {
+        int cut = txns.invokedBefore(time);
+        if (cut > 0) {
+            evictBelow(cut);
+        }
+        return cut;
+    }
+
+    /** Forgets the transactions with ids below {@code cut} and renumbers the rest down by {@code cut}. */
+    void evictBelow(int cut) {
+        if (finished) {
+            throw new IllegalStateException("evictBelow() after finish()");
+        }
+        if (cut == 0) {
+            return;
+        }
+        truncated = true;
+        long edgesBefore = graph.edgeCount();
+        cycles.evictBelow(cut);
+        forgottenEdges += edgesBefore - graph.edgeCount();
+        inference.evictBelow(cut);
+        sessions.evictBelow(cut);
+        txns.evictBelow(cut);
+        openTxn = Renumbering.values(openTxn, cut);
+        crashed = Renumbering.values(crashed, cut);
+        forgottenTxns += cut;
+    }
+
+    /** Transactions forgotten by {@link #evictInvokedBefore}. */
+    public long forgottenTransactions() {
+        return forgottenTxns;
+    }
+
+    /** Transactions held now: invoked and not forgotten. */
+    public int heldTransactions() {
+        return txns.size();
     }
 
     /** Garbage reads not reported because the history was truncated (see {@link #historyTruncated()}). */
@@ -384,7 +450,8 @@ public final class IncrementalChecker {
         for (AnomalyType t : types) {
             shown.put(t, List.copyOf(all.get(t)));
         }
-        Verdict.Stats stats = new Verdict.Stats(ok + info + fail, ok, info, fail, events, graph.edgeCount());
+        Verdict.Stats stats = new Verdict.Stats(ok + info + fail, ok, info, fail, events,
+                forgottenEdges + graph.edgeCount());
         if (types.isEmpty()) {
             return new Verdict(Validity.TRUE, List.of(), Map.of(), new TreeSet<>(), new TreeSet<>(), stats);
         }

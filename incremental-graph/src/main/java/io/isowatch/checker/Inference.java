@@ -38,4 +38,26 @@ interface Inference {
 
     /** Lost updates as Elle reports them for the whole history: every group, complete. */
     List<Finding> lostUpdates();
+
+    /**
+     * Forgets every transaction below {@code cut} and renumbers every other by {@code -cut}:
+     * afterwards ids {@code 0..n-cut-1} are the retained transactions, and new ones continue from
+     * {@code n-cut}. Called between two events, never while one is handled.
+     *
+     * <p>Forgetting may only lose: every edge and finding reported afterwards must be justified
+     * by the whole history, forgotten transactions included. Edges and findings that needed a
+     * forgotten transaction are lost; a forgotten transaction still pending never completes here
+     * (the checker skips its completion), so nothing may wait for it; a value whose writer is
+     * forgotten behaves as one with no known writer in a checker that saw the history from the
+     * cut, without ever being taken for garbage. Knowledge true of the whole history (a key's
+     * version order) may stay while retained transactions need it ({@link #prefix} must keep
+     * decoding their reads); state no retained transaction touches must go, so that memory stays
+     * bounded as keys retire. Costs time linear in the inference's size, and nothing on the
+     * per-event paths.
+     *
+     * @throws IllegalArgumentException when {@code cut} is negative
+     */
+    default void evictBelow(int cut) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot evict transactions yet");
+    }
 }

@@ -18,6 +18,10 @@ import java.util.List;
 /**
  * Elle's list-append inference: per-key version traces (the longest read is the order), plus
  * the transaction-local checks (internal, future-read) and lost updates.
+ *
+ * <p>{@link #evictBelow} forgets a prefix of the transactions: the traces and lost-update groups
+ * renumber what they keep, and a key no retained transaction has appended to or read is
+ * dropped whole.
  */
 final class ListAppendInference implements Inference {
 
@@ -40,6 +44,10 @@ final class ListAppendInference implements Inference {
             }
             boolean intermediate = TransactionChecks.writtenAgainLater(mops, i);
             int other = traces.trace(append.key()).claim(append.value(), txn, intermediate, findings);
+            if (other == ListAppendTrace.FORGOTTEN_WRITER) {
+                throw context.violation(invocation, Messages.duplicateAppendOfForgotten(invocation,
+                        context.render(append.key()), context.render(append.value())));
+            }
             if (other != LongIntMap.MISSING) {
                 throw context.violation(invocation, Messages.duplicateAppend(invocation, context.render(append.key()),
                         context.render(append.value()), context.invokeIndex(other)));
@@ -110,7 +118,9 @@ final class ListAppendInference implements Inference {
     @Override
     public void settle() {
         traces.forEach(trace -> {
-            if (trace.broken()) {
+            // After an eviction the longest read may be one never seen here: in doubt, infer
+            // nothing more for a key already reported as incompatible-order.
+            if (trace.broken() && !trace.partial()) {
                 inferFromLongestRead(trace);
             }
             trace.settle(context, findings);
@@ -203,7 +213,37 @@ final class ListAppendInference implements Inference {
 
     @Override
     public long[] prefix(long key, int length) {
-        return traces.trace(key).prefix(length);
+        ListAppendTrace trace = traces.find(key);
+        if (trace == null) {
+            throw new IllegalStateException("no version order for key " + context.render(key)
+                    + " to decode a read of length " + length + " from; its trace was dropped or never made");
+        }
+        return trace.prefix(length);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A cut of 0 forgets nothing and changes nothing. Any other leaves every trace
+     * {@linkplain ListAppendTrace#partial partial}: settling after it places no appends nobody
+     * read and redoes no key from its longest read, as the reads of forgotten transactions still
+     * pending will never arrive. Calls nothing on the context.
+     */
+    @Override
+    public void evictBelow(int cut) {
+        if (cut < 0) {
+            throw new IllegalArgumentException("cannot evict below a negative transaction id: " + cut);
+        }
+        if (cut == 0) {
+            return;
+        }
+        traces.evictBelow(cut);
+        lostUpdates.evictBelow(cut);
+    }
+
+    /** Keys with a live trace: it falls when keys retire and an eviction passes them. */
+    int keyCount() {
+        return traces.size();
     }
 
     @Override

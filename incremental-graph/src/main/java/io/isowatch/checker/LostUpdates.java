@@ -19,6 +19,11 @@ import java.util.Map;
  * <p>The caller names the version read by a long (a list's length, a register's value). Memory is
  * one map entry per (key, version) that some transaction read and then wrote, holding that
  * transaction; only a second reader (a lost update, rare) makes a group with its own lists.
+ *
+ * <p>{@link #evictBelow} forgets transactions. Any two committed transactions that read the same
+ * version and then wrote the key are a lost update of the whole history, so a group keeps its
+ * members that remain, and still counts as found while two remain; the versions, keys and
+ * groups nobody remains in are dropped.
  */
 final class LostUpdates {
 
@@ -26,10 +31,10 @@ final class LostUpdates {
      * Per key, per version: the one transaction that read it and wrote the key (an id, >= 0), or
      * {@code -2 - g} once a second one made group {@code g}.
      */
-    private final Map<Long, LongIntMap> byKey = new HashMap<>();
-    private final List<long[]> groupKeyVersion = new ArrayList<>();
-    private final List<IntList> groupMembers = new ArrayList<>();
-    private final List<Integer> reported = new ArrayList<>();
+    private Map<Long, LongIntMap> byKey = new HashMap<>();
+    private List<long[]> groupKeyVersion = new ArrayList<>();
+    private List<IntList> groupMembers = new ArrayList<>();
+    private List<Integer> reported = new ArrayList<>();
 
     /**
      * Records that committed transaction {@code txn} read version {@code version} at micro-op
@@ -83,6 +88,72 @@ final class LostUpdates {
             }
         }
         return false;
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest by {@code -cut}. A group
+     * left with one member becomes that member's plain entry again: a later reader of the same
+     * version then makes a new group with it, which is reported as found (a true lost update of
+     * the whole history, though the whole history's checker would only have added it to the
+     * group silently). A group left with none, and a plain entry whose reader is forgotten, go.
+     * O(entries + members).
+     */
+    void evictBelow(int cut) {
+        int[] renumbered = new int[groupMembers.size()];
+        int[] alone = new int[groupMembers.size()];
+        List<long[]> keptKeyVersion = new ArrayList<>();
+        List<IntList> keptMembers = new ArrayList<>();
+        for (int g = 0; g < groupMembers.size(); g++) {
+            IntList members = remaining(groupMembers.get(g), cut);
+            renumbered[g] = members.size() >= 2 ? keptMembers.size() : -1;
+            alone[g] = members.size() == 1 ? members.get(0) : LongIntMap.MISSING;
+            if (members.size() >= 2) {
+                keptKeyVersion.add(groupKeyVersion.get(g));
+                keptMembers.add(members);
+            }
+        }
+        Map<Long, LongIntMap> keptByKey = new HashMap<>();
+        byKey.forEach((key, readers) -> {
+            LongIntMap kept = new LongIntMap(4);
+            readers.forEach((version, seen) -> {
+                int now = survivor(seen, cut, renumbered, alone);
+                if (now != LongIntMap.MISSING) {
+                    kept.put(version, now);
+                }
+            });
+            if (kept.size() > 0) {
+                keptByKey.put(key, kept);
+            }
+        });
+        List<Integer> keptReported = new ArrayList<>();
+        for (int g : reported) {
+            if (renumbered[g] >= 0) {
+                keptReported.add(renumbered[g]);
+            }
+        }
+        byKey = keptByKey;
+        groupKeyVersion = keptKeyVersion;
+        groupMembers = keptMembers;
+        reported = keptReported;
+    }
+
+    /** What a {@code byKey} value becomes: the renumbered reader or group, or MISSING when none remains. */
+    private static int survivor(int seen, int cut, int[] renumbered, int[] alone) {
+        if (seen >= 0) {
+            return seen >= cut ? seen - cut : LongIntMap.MISSING;
+        }
+        int g = -2 - seen;
+        return renumbered[g] >= 0 ? -2 - renumbered[g] : alone[g];
+    }
+
+    private static IntList remaining(IntList members, int cut) {
+        IntList kept = new IntList(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i) >= cut) {
+                kept.add(members.get(i) - cut);
+            }
+        }
+        return kept;
     }
 
     /** How a workload shows the version read: a list for list-append, one value or nil for a register. */

@@ -56,6 +56,12 @@ final class Messages {
                 + "); list-append needs unique values per key";
     }
 
+    static String duplicateAppendOfForgotten(Op op, String key, String value) {
+        return where(op) + ": value " + value + " appended to key " + key
+                + " more than once (also by a transaction invoked before the checker's retention window);"
+                + " list-append needs unique values per key";
+    }
+
     static String duplicateWrite(Op op, String key, String value, long otherIndex) {
         return where(op) + ": value " + value + " written to key " + key
                 + " by two transactions (this one and the one invoked at index " + otherIndex

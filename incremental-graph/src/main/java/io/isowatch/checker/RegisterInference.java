@@ -25,6 +25,9 @@ import java.util.Map;
  * touching the key (the transitive reduction of realtime order restricted to the key). Elle
  * derives it by compressing its realtime graph, which can add edges implied by transitivity;
  * those change no cycle's existence, only, rarely, its classification.
+ *
+ * <p>Eviction ({@link #evictBelow}) keeps the initial-state inference, which is exact online,
+ * and gives up the assumed sources for the rest of the run: see {@link #forgetAssumedSources}.
  */
 final class RegisterInference implements Inference {
 
@@ -33,14 +36,15 @@ final class RegisterInference implements Inference {
     static final String LINEARIZABLE = "linearizable-keys";
 
     private final InferenceContext context;
-    private final RegisterOptions options;
+    /** The sources assumed; none once a transaction was evicted ({@link #forgetAssumedSources}). */
+    private RegisterOptions options;
     private final TraceFindings findings;
     private final LostUpdates lostUpdates = new LostUpdates();
-    private final Map<Long, RegisterTrace> traces = new HashMap<>();
+    private Map<Long, RegisterTrace> traces = new HashMap<>();
     /** sequential-keys: per process, the last committed transaction's final value of each key. */
-    private final Map<Long, Map<Long, Value>> lastByProcess = new HashMap<>();
+    private Map<Long, Map<Long, Value>> lastByProcess = new HashMap<>();
     /** linearizable-keys: Elle's realtime graph, compressed per key. */
-    private final RealtimeVersionOrder realtime = new RealtimeVersionOrder();
+    private RealtimeVersionOrder realtime = new RealtimeVersionOrder();
 
     /** A register value, or nil. */
     record Value(boolean nil, long value) {
@@ -212,7 +216,7 @@ final class RegisterInference implements Inference {
     private record VersionEdge(long key, Value before, Value after) {
     }
 
-    private final Map<String, List<VersionEdge>> pendingBySource = new LinkedHashMap<>();
+    private Map<String, List<VersionEdge>> pendingBySource = new LinkedHashMap<>();
 
     private void versionEdge(long key, Value before, Value after, String source) {
         pendingBySource.computeIfAbsent(source, s -> new ArrayList<>()).add(new VersionEdge(key, before, after));
@@ -358,6 +362,57 @@ final class RegisterInference implements Inference {
     public void settle() {
         applySources();
         traces.values().forEach(t -> t.settle(findings));
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest by {@code -cut} (the
+     * eviction contract): each trace keeps what its retained transactions need
+     * ({@link RegisterTrace#evictBelow}), and a trace left referencing none is dropped, so the
+     * traces of retired keys go. Lost updates evict their own groups. Time linear in the traces'
+     * size; call between events, before {@link #settle()}.
+     */
+    @Override
+    public void evictBelow(int cut) {
+        if (cut < 0) {
+            throw new IllegalArgumentException("evictBelow(" + cut + "): the cut is a transaction id, never negative");
+        }
+        if (cut == 0) {
+            return;
+        }
+        forgetAssumedSources();
+        Map<Long, RegisterTrace> kept = new HashMap<>();
+        for (Map.Entry<Long, RegisterTrace> e : traces.entrySet()) {
+            if (e.getValue().evictBelow(cut)) {
+                kept.put(e.getKey(), e.getValue());
+            }
+        }
+        traces = kept; // a new map, sized for what is kept
+        lostUpdates.evictBelow(cut);
+    }
+
+    /**
+     * Gives up writes-follow-reads, per-process and realtime version orders for the rest of the
+     * run, with everything gathered for them. Elle applies each such source whole or not at all:
+     * it drops a source when the source makes any key's versions cyclic, anywhere in the
+     * history. After an eviction that is no longer decidable: the completion of a forgotten
+     * transaction still pending is skipped, and its inferences (a read and a write of its own,
+     * its place in its process and in real time) may be the ones that close such a cycle. A
+     * source that looks acyclic here could then be one the whole history drops, and its ww and
+     * rw edges would be edges the whole history does not have. So none are made, and no
+     * {@code cyclic-versions} is reported; the initial-state inference stays exact. In a running
+     * job nothing is lost by this, since the assumed sources are applied only when the history
+     * ends (decision 0009); a bounded history that evicts loses them.
+     */
+    private void forgetAssumedSources() {
+        options = RegisterOptions.NONE;
+        pendingBySource = new LinkedHashMap<>();
+        lastByProcess = new HashMap<>();
+        realtime = new RealtimeVersionOrder();
+    }
+
+    /** The keys whose traces are held, for tests of eviction. */
+    java.util.Set<Long> keysHeld() {
+        return java.util.Set.copyOf(traces.keySet());
     }
 
     @Override

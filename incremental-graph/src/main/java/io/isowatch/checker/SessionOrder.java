@@ -25,7 +25,7 @@ final class SessionOrder {
 
     private final RealtimeEdges realtimeEdges;
     private final boolean process;
-    private final LongIntMap lastCommitted = new LongIntMap();
+    private LongIntMap lastCommitted = new LongIntMap();
     private boolean realtimeEdgeToFailed;
 
     /** @param realtimeEdges the graph's realtime order when realtime edges are needed, else null */
@@ -76,6 +76,16 @@ final class SessionOrder {
                 out.link(previous, txn, EdgeKind.PROCESS);
             }
         }
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest
+     * ({@link IncrementalChecker#evictBelow}): a process whose last committed transaction is
+     * forgotten links its next one from nothing. The realtime order is the graph's and is
+     * renumbered with it.
+     */
+    void evictBelow(int cut) {
+        lastCommitted = Renumbering.values(lastCommitted, cut);
     }
 
     /** Whether Elle's graph holds a realtime edge into a failed transaction (which isowatch does not keep). */

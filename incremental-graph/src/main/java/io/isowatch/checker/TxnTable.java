@@ -50,7 +50,7 @@ final class TxnTable {
     private final Slots pendingSlots = new Slots();
     /** Where a completed transaction's encoding is in {@link #arena} (or its pending slot, as above). */
     private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
-    private final ByteRecords arena = new ByteRecords();
+    private ByteRecords arena = new ByteRecords();
     private final MicroOpCodec codec = new MicroOpCodec();
 
     int size() {
@@ -84,6 +84,53 @@ final class TxnTable {
         pendingMops[slot] = Arrays.copyOf(codec.buffer(), codec.length());
         mopsAt.set(id, -2 - slot);
         return id;
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest down by {@code cut}
+     * (IncrementalChecker#evictBelow). The retained rows move to columns sized for them, the
+     * completed ones' encodings to a fresh arena, and the pending slots of forgotten
+     * transactions are freed: what the forgotten ones held becomes garbage. Linear in the rows
+     * kept.
+     */
+    void evictBelow(int cut) {
+        if (cut < 0 || cut > size) {
+            throw new IllegalArgumentException("cannot forget the first " + cut + " of " + size + " transactions");
+        }
+        int kept = size - cut;
+        int cap = Math.max(1024, kept + (kept >> 1));
+        ByteRecords keptArena = new ByteRecords();
+        for (int id = 0; id < size; id++) {
+            long at = mopsAt.get(id);
+            if (id < cut && at < 0) {
+                int slot = (int) (-2 - at);
+                pendingMops[slot] = null;
+                pendingSlots.release(slot);
+            } else if (id >= cut && at >= 0) {
+                byte[] record = arena.read(at);
+                mopsAt.set(id, keptArena.append(record, record.length));
+            }
+        }
+        arena = keptArena;
+        status = Arrays.copyOfRange(status, cut, cut + cap);
+        invokeTime = Arrays.copyOfRange(invokeTime, cut, cut + cap);
+        completeTime = Arrays.copyOfRange(completeTime, cut, cut + cap);
+        for (NarrowLongColumn column : new NarrowLongColumn[] {process, invokeIndex, completeIndex, mopsAt}) {
+            column.keepRange(cut, kept, cap);
+        }
+        size = kept;
+    }
+
+    /**
+     * How many of the first transactions were invoked before {@code time}: the cut that forgets
+     * them, stopping at the first one invoked at or after it (ids follow invocation order).
+     */
+    int invokedBefore(long time) {
+        int n = 0;
+        while (n < size && invokeTime[n] < time) {
+            n++;
+        }
+        return n;
     }
 
     /** Records a completion's outcome, index and time; its micro-ops follow with {@link #storeMicroOps}. */

@@ -82,6 +82,22 @@ public final class BytePages {
         return at;
     }
 
+    /**
+     * Keeps slots {@code 0..size-1}, drops the pages past the last one they need and refills the
+     * rest of that page, so the slots after {@code size} hold the fill when they are ensured again.
+     */
+    public void truncate(long size) {
+        if (size < 0 || size > capacity) {
+            throw new IllegalArgumentException("cannot keep " + size + " slots when " + capacity + " exist");
+        }
+        int keptPages = (int) ((size + MASK) >>> SHIFT);
+        pages = Arrays.copyOf(pages, Math.max(8, keptPages));
+        capacity = (long) keptPages << SHIFT;
+        if (size < capacity) {
+            Arrays.fill(pages[keptPages - 1], (int) size & MASK, PAGE, fill);
+        }
+    }
+
     /** Slots {@code 0..i} exist afterwards. */
     public void ensure(long i) {
         while (i >= capacity) {

@@ -51,4 +51,40 @@ public final class IntPages {
     public int capacity() {
         return capacity;
     }
+
+    /**
+     * Forgets slots {@code 0..cut-1} of the first {@code size}: slot {@code i} then holds what
+     * slot {@code i + cut} held, for {@code i < size - cut}, and the fill after that; the pages
+     * past the last one needed are dropped. Time proportional to {@code size - cut}.
+     */
+    public void removeBelow(int cut, int size) {
+        if (cut < 0 || cut > size || size > capacity) {
+            throw new IllegalArgumentException("cannot remove the slots below " + cut + " of the first " + size
+                    + " when " + capacity + " exist");
+        }
+        int kept = size - cut;
+        for (int i = 0; cut > 0 && i < kept; ) {
+            int from = i + cut;
+            int n = Math.min(kept - i, Math.min(PAGE - (i & MASK), PAGE - (from & MASK)));
+            System.arraycopy(pages[from >>> SHIFT], from & MASK, pages[i >>> SHIFT], i & MASK, n);
+            i += n;
+        }
+        truncate(kept);
+    }
+
+    /**
+     * Keeps slots {@code 0..size-1}, drops the pages past the last one they need and refills the
+     * rest of that page, so the slots after {@code size} hold the fill when they are ensured again.
+     */
+    public void truncate(int size) {
+        if (size < 0 || size > capacity) {
+            throw new IllegalArgumentException("cannot keep " + size + " slots when " + capacity + " exist");
+        }
+        int keptPages = (int) (((long) size + MASK) >>> SHIFT);
+        pages = Arrays.copyOf(pages, Math.max(8, keptPages));
+        capacity = keptPages << SHIFT;
+        if (size < capacity) {
+            Arrays.fill(pages[keptPages - 1], size & MASK, PAGE, fill);
+        }
+    }
 }

@@ -48,6 +48,22 @@ public final class NarrowLongColumn {
         wide[i] = value;
     }
 
+    /**
+     * Moves the values at {@code from .. from + count - 1} to {@code 0 .. count - 1} in a column
+     * of {@code capacity} slots (at least {@code count}), dropping the others: the column of a
+     * table that forgot its first {@code from} rows.
+     */
+    public void keepRange(int from, int count, int capacity) {
+        if (count > capacity) {
+            throw new IllegalArgumentException("keeping " + count + " values in " + capacity + " slots");
+        }
+        if (wide != null) {
+            wide = Arrays.copyOfRange(wide, from, from + capacity);
+        } else {
+            narrow = Arrays.copyOfRange(narrow, from, from + capacity);
+        }
+    }
+
     /** Whether the column has had to keep longs. */
     public boolean isWide() {
         return wide != null;

@@ -21,6 +21,11 @@ public final class Slots {
         return slot;
     }
 
+    /** How many slots are held: taken and not released. */
+    public int held() {
+        return used - free.size();
+    }
+
     /** Gives {@code slot} back for reuse. */
     public void release(int slot) {
         free.add(slot);

@@ -46,7 +46,8 @@ public final class CycleSearch {
     private final DependencyGraph graph;
     private final IncrementalCycleIndex index;
 
-    private final LongIntMap local = new LongIntMap();
+    /** The focused component's members by id: their index in {@link #members}. */
+    private LongIntMap local = new LongIntMap();
     /** One transaction's out-edges; every walk copies what it needs before it descends. */
     private final Edges edges = new Edges();
     private int[] members = new int[16];
@@ -98,6 +99,22 @@ public final class CycleSearch {
             kindMask = new int[memberCount * 2];
             stampEpoch = 0;
         }
+    }
+
+    /**
+     * Forgets the focused component, whose ids the eviction of the transactions below
+     * {@code cut} changes (every id is kept only by that focus), and frees the scratch a large
+     * component grew. Call {@link #focus} again before the next {@link #find}; until then a find
+     * finds nothing. The index and the graph evict on their own.
+     */
+    public void evictBelow(int cut) {
+        local = new LongIntMap();
+        members = new int[16];
+        memberCount = 0;
+        stamp = new int[16];
+        bestKind = new int[16];
+        kindMask = new int[16];
+        stampEpoch = 0;
     }
 
     /**

@@ -25,7 +25,9 @@ import java.util.Map;
  * saying whether it shares its component; member lists, sizes and tags exist only for components
  * of more than one node, which an anomaly-free history hardly has.
  *
- * <p>The caller adds edges to the graph first and then reports them here. Not thread-safe.
+ * <p>The caller adds each edge to the graph and then reports it here, one at a time: the searches
+ * walk the graph, and an edge they meet before it is reported can leave the order wrong. Evicting
+ * old nodes ({@link #evictBelow}) rebuilds the index for the graph that remains. Not thread-safe.
  */
 public final class IncrementalCycleIndex {
 
@@ -40,18 +42,18 @@ public final class IncrementalCycleIndex {
     /** One bit per node: set once it is in a component of more than one node. */
     private long[] shared = new long[1024 / 64];
     /** For nodes in shared components: the next member (absent for the last). */
-    private final LongIntMap memberNext = new LongIntMap();
+    private LongIntMap memberNext = new LongIntMap();
     /** For representatives of shared components: the last member and the size. */
-    private final LongIntMap memberTail = new LongIntMap();
-    private final LongIntMap componentSize = new LongIntMap();
-    private final Map<Integer, Long> tags = new HashMap<>();
+    private LongIntMap memberTail = new LongIntMap();
+    private LongIntMap componentSize = new LongIntMap();
+    private Map<Integer, Long> tags = new HashMap<>();
     private int epoch;
     private int nodes;
     private int nextOrd;
 
-    private final IntList forward = new IntList();
-    private final IntList backward = new IntList();
-    private final IntList stack = new IntList();
+    private IntList forward = new IntList();
+    private IntList backward = new IntList();
+    private IntList stack = new IntList();
     private final Edges edges = new Edges();
 
     public IncrementalCycleIndex(DependencyGraph graph) {
@@ -291,7 +293,91 @@ public final class IncrementalCycleIndex {
         tags.merge(component(node), bits, (x, y) -> x | y);
     }
 
-    /** The position of a component in the topological order (for tests). */
+    // ---- eviction ----
+
+    /**
+     * Forgets the nodes below {@code cut} and renumbers every other node to {@code id - cut},
+     * after the graph has done the same: it then holds only edges between retained nodes, each
+     * of which it held, and reported here, before.
+     *
+     * <p>Afterwards the components are exactly the strongly connected components of the retained
+     * graph ({@link RetainedComponents}), in a topological order of its condensation, so
+     * {@link #edgeAdded} goes on as it would on an index fed only the retained edges. A
+     * component's representative is its smallest member, and its members are listed in
+     * increasing order. Tags are carried to the component of every retained member, singletons
+     * included: each new component gets the tags of the old component it lies in. Tags only
+     * suppress (a shape already found is not searched for again, a timeout is not reported
+     * twice), so carrying them may lose a finding, never invent one.
+     *
+     * <p>Cost: linear in the retained nodes, the edges inside old components and the positions
+     * handed out since the last eviction. Every array and map is rebuilt at the retained size, so
+     * what the forgotten nodes held becomes garbage.
+     *
+     * @throws IllegalArgumentException if {@code cut} is negative
+     */
+    public void evictBelow(int cut) {
+        if (cut < 0) {
+            throw new IllegalArgumentException("cannot evict below a negative id: " + cut);
+        }
+        if (cut == 0) {
+            return;
+        }
+        RetainedComponents kept = RetainedComponents.after(this, graph, nodes, nextOrd, cut);
+        reset(kept.members().length);
+        int[] start = kept.start();
+        for (int c = 0; c + 1 < start.length; c++) {
+            install(kept.members(), start[c], start[c + 1], kept.tags().getOrDefault(c, 0L));
+        }
+    }
+
+    /** Empties the index for {@code kept} nodes, dropping every array and map sized for more. */
+    private void reset(int kept) {
+        int cap = Math.max(1024, kept + (kept >> 1)); // the slack ensureNode would have grown
+        ord = new int[cap];
+        parent = new int[cap];
+        mark = new int[cap];
+        shared = new long[(cap + 63) >>> 6];
+        memberNext = new LongIntMap();
+        memberTail = new LongIntMap();
+        componentSize = new LongIntMap();
+        tags = new HashMap<>();
+        forward = new IntList();
+        backward = new IntList();
+        stack = new IntList();
+        epoch = 0;
+        nodes = kept;
+        nextOrd = 0;
+    }
+
+    /**
+     * Installs {@code members[from..to)}, in increasing order, as one component placed after
+     * every component so far; the smallest member represents it.
+     */
+    private void install(int[] members, int from, int to, long carried) {
+        int rep = members[from];
+        int position = nextOrd++;
+        for (int i = from; i < to; i++) {
+            int m = members[i];
+            parent[m] = rep;
+            ord[m] = position;
+        }
+        if (to - from > 1) {
+            for (int i = from; i < to; i++) {
+                int m = members[i];
+                shared[m >>> 6] |= 1L << m;
+                if (i + 1 < to) {
+                    memberNext.put(m, members[i + 1]);
+                }
+            }
+            memberTail.put(rep, members[to - 1]);
+            componentSize.put(rep, to - from);
+        }
+        if (carried != 0) {
+            tags.put(rep, carried);
+        }
+    }
+
+    /** The position of a component in the topological order (for eviction and tests). */
     int order(int node) {
         return ord[component(node)];
     }

@@ -7,6 +7,9 @@
  * for each anomaly's shape as {@link io.isowatch.cycle.CycleSpec} describes it (Elle, section 4:
  * G0, G1c, G-single, G-nonadjacent, G2-item, and their process and realtime variants). Invariant:
  * a search that finds nothing proves there is no such cycle through that edge; one that runs out
- * of budget says so, and is never taken for "none".
+ * of budget says so, and is never taken for "none". When the checker forgets its oldest
+ * transactions, the index is rebuilt to hold exactly the components of the graph that remains
+ * (each component they leave keeps the tags of the one it came from), and a search forgets its
+ * focus.
  */
 package io.isowatch.cycle;

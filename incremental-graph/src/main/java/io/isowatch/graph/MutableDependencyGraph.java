@@ -133,6 +133,116 @@ public final class MutableDependencyGraph implements DependencyGraph {
         return realtime;
     }
 
+    /**
+     * Forgets the transactions below {@code cut} and every edge touching one, stored or realtime,
+     * and renumbers the rest down by {@code cut}: afterwards ids {@code 0..nodeCount()-1} are
+     * those that were {@code cut..}, and new ones continue from there. The checker calls it
+     * between two events, never while a completion's edges are being added.
+     *
+     * <p>The graph is then the one it was without the forgotten transactions' edges, walked in
+     * the same order: retained stored edges keep their relative order (and realtime ones their
+     * place among them), so every out-list is the old one minus the forgotten ends, and the
+     * "drop an immediate repeat" rule of {@link #addEdge} sees the newest retained out-edge. An
+     * edge stored twice because a since-forgotten edge came between the two stays stored twice.
+     * Elle's buffer and pending snapshots lose their forgotten members: a forgotten transaction
+     * is linked to no later one, and a retained one gets exactly the realtime edges it would have
+     * had, minus those from forgotten ones ({@link RealtimeEdges#evictBelow}). Only the order in
+     * which a later transaction's predecessors are linked may differ from a graph that forgot
+     * nothing (Elle's buffer no longer swaps a forgotten member out); no out-list's order
+     * depends on it. {@link #edgeCount} counts the retained edges only. Pages that held
+     * forgotten data are dropped.
+     *
+     * <p>Cost: linear in the stored edges and the transactions, plus sorting the retained
+     * snapshot records; the per-edge paths are unchanged.
+     *
+     * @throws IllegalArgumentException when {@code cut} is outside {@code 0..nodeCount()}
+     * @throws IllegalStateException while a completion's realtime edges are being added
+     */
+    public void evictBelow(int cut) {
+        if (cut < 0 || cut > nodes) {
+            throw new IllegalArgumentException("cannot evict the transactions below " + cut + ": the graph has "
+                    + nodes + " (give a cut from 0 to " + nodes + ")");
+        }
+        realtime.requireIdle();
+        if (cut == 0) {
+            return;
+        }
+        int kept = keepEdgesBetweenRetained(cut);
+        realtime.evictBelow(cut, nodes, stored -> keptBelow(stored, kept));
+        relink(cut, kept);
+        nodes -= cut;
+        realtimeNewest = new long[Math.max(16, (nodes >>> 6) + 1)];
+        for (int node = 0; node < nodes; node++) {
+            setRealtimeNewest(node, realtime.newestStoredBefore(node, nodes) > outHead.get(node));
+        }
+    }
+
+    /**
+     * Moves the stored edges whose ends are both retained down to {@code 0..kept-1}, in their
+     * order, and returns {@code kept}. Afterwards each kept edge's {@link #ends} hold its
+     * renumbered ends, {@link #nextOut} its renumbered source and {@link #nextIn} its old id, for
+     * {@link #keptBelow} and {@link #relink}.
+     */
+    private int keepEdgesBetweenRetained(int cut) {
+        for (int node = 0; node < nodes; node++) { // an edge's source is the node whose out-list holds it
+            for (int e = outHead.get(node); e >= 0; e = nextOut.get(e)) {
+                nextIn.set(e, node);
+            }
+        }
+        int kept = 0;
+        for (int e = 0; e < edges; e++) {
+            int from = nextIn.get(e);
+            int to = ends.get(e) ^ from;
+            if (from >= cut && to >= cut) {
+                ends.set(kept, (from - cut) ^ (to - cut));
+                kind.set(kept, kind.get(e));
+                nextOut.set(kept, from - cut);
+                nextIn.set(kept, e);
+                kept++;
+            }
+        }
+        return kept;
+    }
+
+    /** How many of the first {@code stored} edges were kept: a binary search of the kept old ids. */
+    private int keptBelow(int stored, int kept) {
+        int low = 0;
+        int high = kept;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (nextIn.get(mid) < stored) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    /** Rebuilds the out- and in-lists of the kept edges, newest first as they were added, and drops the rest. */
+    private void relink(int cut, int kept) {
+        int retained = nodes - cut;
+        outHead.truncate(retained);
+        inHead.truncate(retained);
+        for (int node = 0; node < retained; node++) {
+            outHead.set(node, -1);
+            inHead.set(node, -1);
+        }
+        for (int e = 0; e < kept; e++) {
+            int from = nextOut.get(e);
+            int to = ends.get(e) ^ from;
+            nextOut.set(e, outHead.get(from));
+            outHead.set(from, e);
+            nextIn.set(e, inHead.get(to));
+            inHead.set(to, e);
+        }
+        edges = kept;
+        ends.truncate(kept); // the four columns keep growing together
+        nextOut.truncate(kept);
+        nextIn.truncate(kept);
+        kind.truncate(kept);
+    }
+
     /** Whether {@code node}'s newest out-edge is an implicit realtime one, newer than its stored head. */
     private boolean realtimeNewest(int node) {
         return (realtimeNewest[node >>> 6] & (1L << node)) != 0;

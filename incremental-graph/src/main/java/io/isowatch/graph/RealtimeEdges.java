@@ -6,6 +6,7 @@ import io.isowatch.collect.IntPages;
 import io.isowatch.collect.Slots;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The realtime edges of Elle's realtime-graph, kept implicitly: about two thirds of a
@@ -74,6 +75,8 @@ public final class RealtimeEdges {
     private byte[] scratch = new byte[64];
     /** Scratch of {@link #predecessors}. */
     private final int[] count = new int[1];
+    /** Scratch of {@link #evictBelow}: one record's distances. */
+    private int[] distances = new int[16];
 
     /** Scratch of {@link #newestFirst}: successors and their arena records. */
     private int[] sortedTargets = new int[16];
@@ -191,9 +194,7 @@ public final class RealtimeEdges {
     }
 
     private void record(int txn, int[] sources, int count) {
-        if (scratch.length < 5 * (count + 1)) {
-            scratch = new byte[10 * (count + 1)];
-        }
+        ensureScratch(count);
         int length = putVarint(0, count);
         for (int i = 0; i < count; i++) {
             length = putVarint(length, txn - sources[i]);
@@ -206,6 +207,13 @@ public final class RealtimeEdges {
         arena.ensure(arenaEnd + length);
         arena.set(arenaEnd, scratch, length);
         arenaEnd += length;
+    }
+
+    /** Makes {@link #scratch} hold a record of {@code count} varints and their count. */
+    private void ensureScratch(int count) {
+        if (scratch.length < 5 * (count + 1)) {
+            scratch = new byte[10 * (count + 1)];
+        }
     }
 
     private int putVarint(int at, int n) {
@@ -321,6 +329,165 @@ public final class RealtimeEdges {
         }
         long at = arena.getVarints(recordAt.get(node), 1, count, 0);
         out.addBelow(node, rt, arena, at, count[0]);
+    }
+
+    /**
+     * The newest {@link #storedBefore} count among {@code node}'s realtime successors, or -1 when
+     * it has none: its newest out-edge is a realtime one when that count exceeds its newest
+     * stored edge's id. Cost: the size of its range.
+     */
+    int newestStoredBefore(int node, int nodes) {
+        int first = node < capacity ? lo.get(node) : -1;
+        int newest = -1;
+        if (first >= 0) {
+            int last = Math.min(hi.get(node), nodes - 1);
+            for (int v = first; v <= last; v++) {
+                if (v != linking || linkedYet(node)) {
+                    newest = Math.max(newest, storedBefore.get(v));
+                }
+            }
+        }
+        return newest;
+    }
+
+    /** How many snapshots of pending transactions are held: what eviction frees of forgotten ones. */
+    int pendingSnapshots() {
+        return slots.held();
+    }
+
+    /** Bytes of predecessor records in the arena: those of retained transactions only, after eviction. */
+    long arenaSize() {
+        return arenaEnd;
+    }
+
+    // ---- eviction ----
+
+    /** Throws unless no completion's edges are being added: eviction runs between events. */
+    void requireIdle() {
+        if (linking >= 0) {
+            throw new IllegalStateException("cannot evict while the realtime edges into transaction " + linking
+                    + " are being added (" + linkingDone + " of " + linkingCount + "): evict between events, once"
+                    + " the completion has been handled");
+        }
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest down by {@code cut}, as
+     * {@link MutableDependencyGraph#evictBelow} describes; {@code nodes} is the number of ids
+     * given before. {@code retainedStored} maps a count of stored edges to how many of those
+     * edges the graph keeps. Must not be called while edges are being added ({@link #requireIdle}).
+     *
+     * <p>The forgotten members of Elle's buffer and of pending snapshots are dropped, the rest
+     * keep their order; a forgotten pending transaction's slot is freed (its completion never
+     * comes). A retained transaction's successors all follow it, so they are all retained; its
+     * record loses the predecessors that are forgotten, and the records keep their order (link
+     * order) in an arena compacted in place. A record left with no predecessor is dropped, as if
+     * it had never been linked: no retained range holds its transaction. Cost: linear in the
+     * arena and the number of transactions, plus sorting the retained records by position.
+     */
+    void evictBelow(int cut, int nodes, IntUnaryOperator retainedStored) {
+        for (int f = 0; f < cut; f++) {
+            int at = recordAt.get(f);
+            if (at <= -2) {
+                slots.release(-2 - at);
+            }
+        }
+        lo.removeBelow(cut, nodes);
+        hi.removeBelow(cut, nodes);
+        storedBefore.removeBelow(cut, nodes);
+        recordAt.removeBelow(cut, nodes);
+        capacity = lo.capacity();
+        int kept = nodes - cut;
+        for (int v = 0; v < kept; v++) {
+            int first = lo.get(v);
+            if (first >= 0) { // first > v >= cut before: a successor follows its predecessor
+                lo.set(v, first - cut);
+                int last = hi.get(v);
+                hi.set(v, last == OPEN ? OPEN : last - cut);
+            }
+            int at = recordAt.get(v);
+            if (at <= -2) {
+                dropForgotten(slotSources[-2 - at], -2 - at, cut);
+            } else if (at >= 0) {
+                storedBefore.set(v, retainedStored.applyAsInt(storedBefore.get(v)));
+            }
+        }
+        compactArena(kept);
+        int[] members = buffer.toArray();
+        buffer.clear();
+        for (int member : members) {
+            if (member >= cut) {
+                buffer.add(member - cut);
+            }
+        }
+    }
+
+    private void dropForgotten(int[] sources, int slot, int cut) {
+        int kept = 0;
+        for (int i = 0; i < slotCount[slot]; i++) {
+            if (sources[i] >= cut) {
+                sources[kept++] = sources[i] - cut;
+            }
+        }
+        slotCount[slot] = kept;
+    }
+
+    /** Rewrites the records of the {@code kept} renumbered transactions in link order, from 0 on. */
+    private void compactArena(int kept) {
+        int linked = 0;
+        for (int v = 0; v < kept; v++) {
+            linked += recordAt.get(v) >= 0 ? 1 : 0;
+        }
+        long[] byPosition = new long[linked];
+        int n = 0;
+        for (int v = 0; v < kept; v++) {
+            int at = recordAt.get(v);
+            if (at >= 0) {
+                byPosition[n++] = (long) at << 32 | v;
+            }
+        }
+        Arrays.sort(byPosition);
+        long end = 0;
+        edges = 0;
+        for (long entry : byPosition) {
+            end = moveRecord((int) entry, entry >>> 32, end);
+        }
+        arenaEnd = end;
+        arena.truncate(end);
+    }
+
+    /**
+     * Moves the renumbered {@code txn}'s record from {@code at} to {@code end}, which is not after
+     * it, without its forgotten predecessors (those further than {@code txn} below it; distances
+     * do not change with renumbering); returns the new end.
+     */
+    private long moveRecord(int txn, long at, long end) {
+        long from = arena.getVarints(at, 1, count, 0);
+        int n = count[0];
+        if (distances.length < n) {
+            distances = new int[Math.max(n, distances.length * 2)];
+        }
+        arena.getVarints(from, n, distances, 0);
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            if (distances[i] <= txn) {
+                distances[kept++] = distances[i];
+            }
+        }
+        if (kept == 0) {
+            recordAt.set(txn, -1);
+            storedBefore.set(txn, -1);
+            return end;
+        }
+        ensureScratch(kept);
+        int length = putVarint(0, kept);
+        for (int i = 0; i < kept; i++) {
+            length = putVarint(length, distances[i]);
+        }
+        arena.set(end, scratch, length); // read whole before: the new record may overlap the old
+        recordAt.set(txn, (int) end);
+        edges += kept;
+        return end + length;
     }
 
     // ---- snapshot slots ----

@@ -19,6 +19,12 @@ import java.util.Arrays;
  * elements that need a row before their append is invoked (reads from the future) are indexed by
  * a second map, made when first needed; a later claim reuses their row.
  *
+ * <p>An eviction ({@link #evictBelow}) renumbers the transactions the columns name and forgets
+ * those below its cut. An element whose writer it forgot stays, unclaimed and marked forgotten
+ * (the lowest bit of its value in {@code unclaimed}): its writer will never complete here, so
+ * nothing should wait for it, yet it was appended, so it is neither garbage nor free to claim
+ * again.
+ *
  * <p>Every column reads {@link LongIntMap#MISSING} until set; it cannot be stored. Not
  * thread-safe.
  */
@@ -28,13 +34,21 @@ final class ElementTable {
     static final int POSITION = 1;
     static final int REVEALER = 2;
     static final int WAITING = 3;
+    /** A {@link #REVEALER} an eviction forgot. */
+    static final int FORGOTTEN = -1;
     private static final int COLUMNS = 4;
     /** Rows the first array holds: most keys see a few dozen elements, doubling from here. */
     private static final int FIRST_ROWS = 8;
 
+    /** What {@link #evictBelow} finds a row to be. */
+    private static final byte UNCLAIMED_ROW = 0;
+    private static final byte FORGOTTEN_ROW = 1;
+    private static final byte CLAIMED_ROW = 2;
+    private static final byte INTERMEDIATE_ROW = 3;
+
     /** Claimed element to {@code row << 1 | intermediate}. */
-    private final LongIntMap claimed = new LongIntMap();
-    /** Element to row, for elements given a row before their claim. */
+    private LongIntMap claimed = new LongIntMap();
+    /** Element to {@code row << 1 | writerForgotten}, for elements given a row before (or without) a claim. */
     private LongIntMap unclaimed;
     private int[] cells;
     private int rows;
@@ -56,19 +70,33 @@ final class ElementTable {
             if (unclaimed == null) {
                 unclaimed = new LongIntMap();
             }
-            unclaimed.put(element, row);
+            unclaimed.put(element, row << 1);
         }
         cells[row * COLUMNS + column] = value;
     }
 
-    /** Records {@code writer} as the appender of the unclaimed {@code element}. */
-    void claim(long element, int writer, boolean intermediateAppend) {
-        int row = unclaimed == null ? LongIntMap.MISSING : unclaimed.get(element);
-        if (row == LongIntMap.MISSING) {
-            row = newRow();
+    /**
+     * Records {@code writer} as the appender of the unclaimed {@code element}. Returns false,
+     * claiming nothing, when an eviction forgot the element's writer (it was appended before).
+     */
+    boolean claim(long element, int writer, boolean intermediateAppend) {
+        int value = unclaimed == null ? LongIntMap.MISSING : unclaimed.get(element);
+        if (value != LongIntMap.MISSING && (value & 1) == 1) {
+            return false;
         }
+        int row = value == LongIntMap.MISSING ? newRow() : value >>> 1;
         claimed.put(element, row << 1 | (intermediateAppend ? 1 : 0));
         cells[row * COLUMNS + WRITER] = writer;
+        return true;
+    }
+
+    /** Whether {@code element} was appended by a transaction an eviction forgot. */
+    boolean writerForgotten(long element) {
+        if (unclaimed == null) {
+            return false;
+        }
+        int value = unclaimed.get(element);
+        return value != LongIntMap.MISSING && (value & 1) == 1;
     }
 
     /** Whether {@code element} was claimed by an append its own transaction appended to again. */
@@ -87,7 +115,77 @@ final class ElementTable {
         if (value != LongIntMap.MISSING) {
             return value >>> 1;
         }
-        return unclaimed == null ? LongIntMap.MISSING : unclaimed.get(element);
+        if (unclaimed == null) {
+            return LongIntMap.MISSING;
+        }
+        value = unclaimed.get(element);
+        return value == LongIntMap.MISSING ? LongIntMap.MISSING : value >>> 1;
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest by {@code -cut}: a
+     * forgotten writer's element becomes unclaimed and marked forgotten, and nothing waits for it
+     * any more; a forgotten revealer becomes {@link #FORGOTTEN}; forgotten waiters are dropped,
+     * the others move to {@code to} in their order. Rows left with nothing to say are dropped,
+     * the rest keep their order. O(rows + waiters).
+     */
+    void evictBelow(int cut, WaiterPool from, WaiterPool to) {
+        int oldRows = rows;
+        int[] old = cells;
+        long[] elementAt = new long[oldRows];
+        byte[] kindAt = new byte[oldRows];
+        if (unclaimed != null) {
+            unclaimed.forEach((e, v) -> {
+                elementAt[v >>> 1] = e;
+                kindAt[v >>> 1] = (v & 1) == 1 ? FORGOTTEN_ROW : UNCLAIMED_ROW;
+            });
+        }
+        // A claim keeps its element's earlier unclaimed entry, so claims are read last and win.
+        claimed.forEach((e, v) -> {
+            elementAt[v >>> 1] = e;
+            kindAt[v >>> 1] = (v & 1) == 1 ? INTERMEDIATE_ROW : CLAIMED_ROW;
+        });
+        claimed = new LongIntMap();
+        unclaimed = null;
+        cells = null;
+        rows = 0;
+        for (int row = 0; row < oldRows; row++) {
+            copyRow(elementAt[row], kindAt[row], old, row * COLUMNS, cut, from, to);
+        }
+    }
+
+    private void copyRow(long element, byte kind, int[] old, int at, int cut, WaiterPool from, WaiterPool to) {
+        int writer = old[at + WRITER];
+        boolean claimedRow = kind >= CLAIMED_ROW;
+        boolean forgotten = kind == FORGOTTEN_ROW || claimedRow && writer < cut;
+        int position = old[at + POSITION];
+        int waiting = forgotten ? WaiterPool.END : from.copyFrom(old[at + WAITING], cut, to);
+        if (!claimedRow && !forgotten && position == LongIntMap.MISSING && waiting == WaiterPool.END) {
+            return; // nothing left to know: no claim, no place in the order, nobody waiting
+        }
+        int row = newRow();
+        if (forgotten) {
+            if (unclaimed == null) {
+                unclaimed = new LongIntMap();
+            }
+            unclaimed.put(element, row << 1 | 1);
+        } else if (claimedRow) {
+            claimed.put(element, row << 1 | (kind == INTERMEDIATE_ROW ? 1 : 0));
+            cells[row * COLUMNS + WRITER] = writer - cut;
+        } else {
+            if (unclaimed == null) {
+                unclaimed = new LongIntMap();
+            }
+            unclaimed.put(element, row << 1);
+        }
+        cells[row * COLUMNS + POSITION] = position;
+        int revealer = old[at + REVEALER];
+        if (revealer != LongIntMap.MISSING) {
+            cells[row * COLUMNS + REVEALER] = revealer >= cut ? revealer - cut : FORGOTTEN;
+        }
+        if (waiting != WaiterPool.END) {
+            cells[row * COLUMNS + WAITING] = waiting;
+        }
     }
 
     private int newRow() {

@@ -27,6 +27,16 @@ import java.util.Map;
  * elements read. Elle instead takes the longest read, chosen arbitrarily among contradicting
  * ones; the verdict is invalid either way.
  *
+ * <p>{@link #evictBelow} forgets the transactions below a cut and renumbers the rest, so that
+ * a checker can run for days in bounded memory. The version order is knowledge of the whole
+ * history and stays whole, so reads stored as prefixes of it still decode; an element whose
+ * writer is forgotten keeps its place and counts as appended, but its writer never completes
+ * here, so nothing waits for it. A trace that no retained transaction touched
+ * ({@link #lastTouched}) is dropped by its owner. After an eviction a trace is
+ * {@link #partial}: reads of forgotten transactions still pending will never arrive, so the
+ * order may end short of the whole history's, and the settle-time inferences that rest on the
+ * order's end (or on the longest read) are left out.
+ *
  * <p>Costs: a read of length L costs O(L) for the prefix check plus O(1) per edge; memory is
  * O(appends) per key. Not thread-safe.
  */
@@ -35,10 +45,13 @@ public final class ListAppendTrace {
     private static final byte WAIT_WR = 0;
     private static final byte WAIT_RW = 1;
 
+    /** What {@link #claim} returns for an element whose writer an eviction forgot. */
+    public static final int FORGOTTEN_WRITER = -1;
+
     private final long key;
-    private final WaiterPool waiters;
+    private WaiterPool waiters;
     /** Holds {@code frontier}, shared by all traces: a list of up to one reader costs its head alone. */
-    private final IntListPool lists;
+    private IntListPool lists;
 
     /** The version order; elements are kept as ints while they fit, as histories' elements do. */
     private final NarrowLongColumn order = new NarrowLongColumn(4);
@@ -48,17 +61,25 @@ public final class ListAppendTrace {
     private LongIntMap offOrder;
     /** Readers of the last element, or of the empty list, that the next element anti-depends on. */
     private int frontier = IntListPool.EMPTY;
-    /** Every transaction that read this key, so a key whose reads disagree can be redone. */
-    private final IntList readers = new IntList(2);
+    /**
+     * Every transaction that read this key, so a key whose reads disagree can be redone; not
+     * kept once the trace is {@link #partial}, which rules that out.
+     */
+    private IntList readers = new IntList(2);
+    private boolean partial;
+    /** The highest transaction that claimed an element or read this key. */
+    private int lastTouched = -1;
     private int firstDuplicate = Integer.MAX_VALUE;
     private boolean broken;
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
 
-    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists) {
+    /** {@code partial}: made after an eviction, which may have lost reads of this key (see {@link #partial}). */
+    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists, boolean partial) {
         this.key = key;
         this.waiters = waiters;
         this.lists = lists;
+        this.partial = partial;
     }
 
     public long key() {
@@ -67,15 +88,19 @@ public final class ListAppendTrace {
 
     /**
      * Claims {@code element} for {@code txn} at its invocation. Returns the transaction that
-     * already claimed it, or {@link LongIntMap#MISSING}. An intermediate append that earlier reads
-     * already ended in is reported as G1b for each of them.
+     * already claimed it, {@link #FORGOTTEN_WRITER} when that transaction was evicted, or
+     * {@link LongIntMap#MISSING}. An intermediate append that earlier reads already ended in is
+     * reported as G1b for each of them.
      */
     public int claim(long element, int txn, boolean intermediateAppend, TraceListener out) {
         int previous = writerOf(element);
         if (previous != LongIntMap.MISSING) {
             return previous;
         }
-        elements.claim(element, txn, intermediateAppend);
+        if (!elements.claim(element, txn, intermediateAppend)) {
+            return FORGOTTEN_WRITER;
+        }
+        lastTouched = Math.max(lastTouched, txn);
         if (intermediateAppend) {
             // Reads that already ended in this element, before this invocation was seen (a read
             // from the future), read an intermediate state too.
@@ -126,13 +151,19 @@ public final class ListAppendTrace {
         order.set(orderSize++, element);
     }
 
+    /** Whether an eviction forgot the transaction that appended {@code element}. */
+    boolean writerForgotten(long element) {
+        return elements.writerForgotten(element);
+    }
+
     /**
      * Takes a read by {@code reader}; returns true when it is a prefix of the version order (so
      * it can be stored as its length). {@code committedReader} enables the checks Elle applies
      * only to committed reads (G1b).
      */
     public boolean read(int reader, long[] values, boolean committedReader, TxnStatus status, TraceListener out) {
-        if (readers.isEmpty() || readers.get(readers.size() - 1) != reader) {
+        lastTouched = Math.max(lastTouched, reader);
+        if (!partial && (readers.isEmpty() || readers.get(readers.size() - 1) != reader)) {
             readers.add(reader);
         }
         int length = values.length;
@@ -157,7 +188,10 @@ public final class ListAppendTrace {
         if (!compatible || length > orderSize) {
             noteOffOrder(reader, values, status, out);
         }
-        boolean hasDuplicates = compatible ? length > firstDuplicate : countDuplicates(values) != null;
+        // A read within the order holds a repeat exactly when it reaches the order's first one;
+        // one the order does not cover (a broken key's order no longer grows) is counted.
+        boolean hasDuplicates = compatible && length <= orderSize ? length > firstDuplicate
+                : countDuplicates(values) != null;
         if (hasDuplicates) {
             out.duplicateElements(reader, key, countDuplicates(values));
         }
@@ -292,7 +326,9 @@ public final class ListAppendTrace {
         if (w == reader) {
             return;
         }
-        if (w == LongIntMap.MISSING || status.pending(w)) {
+        if (w == LongIntMap.MISSING) {
+            waitForClaim(element, reader, WAIT_WR);
+        } else if (status.pending(w)) {
             waitFor(element, reader, WAIT_WR);
         } else if (status.possible(w)) {
             out.edge(w, reader, EdgeKind.WR);
@@ -305,7 +341,9 @@ public final class ListAppendTrace {
         if (w == reader) {
             return;
         }
-        if (w == LongIntMap.MISSING || status.pending(w)) {
+        if (w == LongIntMap.MISSING) {
+            waitForClaim(element, reader, WAIT_RW);
+        } else if (status.pending(w)) {
             waitFor(element, reader, WAIT_RW);
         } else if (status.possible(w)) {
             out.edge(reader, w, EdgeKind.RW);
@@ -318,6 +356,17 @@ public final class ListAppendTrace {
         int b = writerOf(after);
         if (a != LongIntMap.MISSING && b != LongIntMap.MISSING && status.possible(a) && status.possible(b)) {
             out.edge(a, b, EdgeKind.WW);
+        }
+    }
+
+    /**
+     * An element nobody has claimed may still be claimed (a read from the future): wait for its
+     * writer. Not so an element whose writer an eviction forgot: that writer never completes
+     * here, and nothing would release the wait.
+     */
+    private void waitForClaim(long element, int reader, byte kind) {
+        if (!elements.writerForgotten(element)) {
+            waitFor(element, reader, kind);
         }
     }
 
@@ -358,12 +407,19 @@ public final class ListAppendTrace {
                     writeDepend(element, order.get(after), status, out);
                 }
             } else if (status.failed(txn)) {
-                out.abortedRead(elements.get(element, ElementTable.REVEALER), key, element, txn);
+                reportAbortedRead(elements.get(element, ElementTable.REVEALER), element, txn, out);
             }
         } else if (offOrder != null && status.failed(txn) && offOrder.containsKey(element)) {
-            out.abortedRead(offOrder.get(element), key, element, txn);
+            reportAbortedRead(offOrder.get(element), element, txn, out);
         }
         advanceDirtyScan(status, out, false);
+    }
+
+    /** G1a for the first reader of {@code element}, unless an eviction forgot that reader. */
+    private void reportAbortedRead(int reader, long element, int writer, TraceListener out) {
+        if (reader >= 0) {
+            out.abortedRead(reader, key, element, writer);
+        }
     }
 
     private void advanceDirtyScan(TxnStatus status, TraceListener out, boolean settling) {
@@ -376,26 +432,31 @@ public final class ListAppendTrace {
      * until now a later invocation could still have claimed them), and finish the dirty-update
      * walk. Only possible writers
      * take part; writers still pending never completed and are left out, as Elle leaves out
-     * operations without a completion.
+     * operations without a completion. A {@link #partial} trace places nothing: its order may end
+     * short. Elements a forgotten transaction appended are not garbage, and a forgotten reader's
+     * garbage read is not reported (it could only name that reader).
      */
     public void settle(TxnStatus status, TraceListener out) {
-        if (!broken) {
+        if (!broken && !partial) {
             placeUnreadAppends(status, out);
         }
         for (int p = 0; p < orderSize; p++) {
             long e = order.get(p);
-            if (positionOf(e) == p && writerOf(e) == LongIntMap.MISSING) {
-                out.garbageRead(elements.get(e, ElementTable.REVEALER), key, e);
+            if (positionOf(e) == p) {
+                reportIfGarbage(elements.get(e, ElementTable.REVEALER), e, out);
             }
         }
         if (offOrder != null) {
-            offOrder.forEach((e, reader) -> {
-                if (writerOf(e) == LongIntMap.MISSING) {
-                    out.garbageRead(reader, key, e);
-                }
-            });
+            offOrder.forEach((e, reader) -> reportIfGarbage(reader, e, out));
         }
         advanceDirtyScan(status, out, true);
+    }
+
+    /** Garbage: nobody appended {@code element}, not even a transaction an eviction forgot. */
+    private void reportIfGarbage(int reader, long element, TraceListener out) {
+        if (reader >= 0 && writerOf(element) == LongIntMap.MISSING && !elements.writerForgotten(element)) {
+            out.garbageRead(reader, key, element);
+        }
     }
 
     /** True when two reads of this key contradicted each other (incompatible-order). */
@@ -403,14 +464,65 @@ public final class ListAppendTrace {
         return broken;
     }
 
-    /** Every transaction that read this key (each once per run of reads). */
+    /** Every transaction that read this key (each once per run of reads); none once {@link #partial}. */
     public IntList readers() {
         return readers;
+    }
+
+    /**
+     * Whether this trace may lack reads of its key: an eviction forgot readers, and the reads of
+     * forgotten transactions still pending will never arrive (their completions are skipped).
+     * Which keys those would have read is not known here, so every trace that lived through an
+     * eviction, or was made after one, is partial. Its order may end short of the whole
+     * history's, and its longest read may not be Elle's: settling then neither places appends
+     * nobody read after the order's end nor redoes a key whose reads disagree.
+     */
+    public boolean partial() {
+        return partial;
+    }
+
+    /** The highest transaction that claimed one of this key's elements or read the key, or -1. */
+    public int lastTouched() {
+        return lastTouched;
     }
 
     /** Calls {@code visitor} with each claimed element and its writer. */
     public void forEachWriter(LongIntMap.Visitor visitor) {
         elements.forEachWriter(visitor);
+    }
+
+    /**
+     * Forgets the transactions below {@code cut} and renumbers the rest by {@code -cut}, moving
+     * this trace's waiting readers and frontier to the pools {@code waiters} and {@code lists}
+     * (its owner drops the old ones whole). The order, positions and duplicates stay: they are
+     * true of the whole history. Forgotten readers lose their edges and findings still to come;
+     * a forgotten writer's element counts as appended by a writer that never completes. Call
+     * only while {@link #lastTouched} is at least {@code cut} (else drop the trace).
+     * O(elements + readers + waiters).
+     */
+    void evictBelow(int cut, WaiterPool waiters, IntListPool lists) {
+        elements.evictBelow(cut, this.waiters, waiters);
+        int kept = IntListPool.EMPTY;
+        for (int f = 0; f < this.lists.size(frontier); f++) {
+            int reader = this.lists.get(frontier, f);
+            if (reader >= cut) {
+                kept = lists.add(kept, reader - cut);
+            }
+        }
+        frontier = kept;
+        this.waiters = waiters;
+        this.lists = lists;
+        if (offOrder != null) {
+            LongIntMap firstReaders = new LongIntMap();
+            // A forgotten first reader stays as FORGOTTEN: later readers of the element were never
+            // its first, and reporting them would name reads the whole history does not report.
+            offOrder.forEach((e, reader) -> firstReaders.put(e, reader >= cut ? reader - cut : ElementTable.FORGOTTEN));
+            offOrder = firstReaders;
+        }
+        partial = true;
+        readers = new IntList(1);
+        dirtyUpdates.evictBelow(cut);
+        lastTouched -= cut;
     }
 
     private void placeUnreadAppends(TxnStatus status, TraceListener out) {

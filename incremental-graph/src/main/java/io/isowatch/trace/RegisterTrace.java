@@ -31,6 +31,9 @@ import java.util.Arrays;
  * versions, and an object per version and per list cost more than the data they held. The
  * version graph's columns (successors, predecessors, search marks) are made with the trace's
  * first version edge: only the optional sources of version order make any.
+ *
+ * <p>{@link #evictBelow} forgets a prefix of the transactions, keeping only the rows and list
+ * entries of retained ones, so a trace holds what its key's retained transactions need.
  */
 public final class RegisterTrace {
 
@@ -38,18 +41,20 @@ public final class RegisterTrace {
     private static final int FIRST_CAPACITY = 4;
     private static final byte INTERMEDIATE = 1;
     private static final byte WRITER_FINAL = 2;
+    /** The version's first reader was forgotten by {@link #evictBelow}: findings that name its first reader are lost. */
+    private static final byte FIRST_READER_FORGOTTEN = 4;
 
     private final long key;
-    private final LongIntMap nodeOf = new LongIntMap();
+    private LongIntMap nodeOf = new LongIntMap();
     /** Committed transactions whose last write of this key is some version: nil precedes them all. */
-    private final IntList finalWriters = new IntList();
-    private final IntListPool lists = new IntListPool();
+    private IntList finalWriters = new IntList();
+    private IntListPool lists = new IntListPool();
 
     private int versions;
     private long[] values = new long[FIRST_CAPACITY];
     /** The transaction that claimed each version, or -1. */
     private int[] writers = new int[FIRST_CAPACITY];
-    /** {@link #INTERMEDIATE} and {@link #WRITER_FINAL} bits per version. */
+    /** {@link #INTERMEDIATE}, {@link #WRITER_FINAL} and {@link #FIRST_READER_FORGOTTEN} bits per version. */
     private byte[] flags = new byte[FIRST_CAPACITY];
     /** Heads in {@link #lists}: readers of each version whose read was their first of the key. */
     private int[] readers = new int[FIRST_CAPACITY];
@@ -197,10 +202,19 @@ public final class RegisterTrace {
 
     /** The writer of {@code value} aborted: every committed read of it so far is an aborted read. */
     public void abortedWrite(int txn, long value, TraceListener out) {
-        int reader = firstReader(node(value));
+        int reader = namedReader(node(value));
         if (reader >= 0 && reader != txn) {
             out.abortedRead(reader, key, value, txn);
         }
+    }
+
+    /**
+     * The reader that a finding about version {@code v} names: its first, as in a history seen
+     * whole, or -1 when that one was forgotten (naming a later reader would be a finding the
+     * whole history does not report).
+     */
+    private int namedReader(int v) {
+        return is(v, FIRST_READER_FORGOTTEN) ? -1 : firstReader(v);
     }
 
     private int firstReader(int v) {
@@ -376,12 +390,121 @@ public final class RegisterTrace {
     }
 
     /**
+     * Forgets the transactions below {@code cut} and renumbers the rest by {@code -cut} (the
+     * eviction contract). A version keeps its row while a retained transaction claimed it or,
+     * unclaimed, read it; readers and final writers keep only retained transactions, in their
+     * order. A version whose writer is forgotten goes even when retained transactions read it:
+     * all the row could still yield (a wr edge to a later reader, its G1a or G1b, a rival write
+     * of the value) names that writer, so a later read of the value finds no writer and a later
+     * write of it no rival, as in a history cut before the write. A version whose first reader
+     * is forgotten no longer names a reader in a finding (see {@link #namedReader}). Returns
+     * whether the trace still references a retained transaction; a trace that does not is empty
+     * and its owner drops it.
+     *
+     * <p>Time linear in the trace's size; the columns are rebuilt at the size kept, so what the
+     * forgotten transactions held becomes garbage. Only before settling: the version graph of
+     * the assumed sources is built when the history settles, and is never evicted.
+     */
+    public boolean evictBelow(int cut) {
+        if (successors != null) {
+            throw new IllegalStateException("evictBelow(" + cut + ") on the trace of key " + key
+                    + " after its version graph was built; evict before settling the history");
+        }
+        int[] row = new int[versions];
+        int rows = 0;
+        for (int n = 0; n < versions; n++) {
+            row[n] = n == NIL || keeps(n, cut) ? rows++ : -1;
+        }
+        if (rows == 1 && !retains(lists, readers[NIL], cut) && !retains(finalWriters, cut)) {
+            return false;
+        }
+        rebuild(row, rows, cut);
+        return true;
+    }
+
+    private boolean keeps(int n, int cut) {
+        return writers[n] >= cut || (writers[n] < 0 && (retains(lists, readers[n], cut) || retains(lists, laterReaders[n], cut)));
+    }
+
+    private static boolean retains(IntListPool pool, int head, int cut) {
+        for (int i = 0; i < pool.size(head); i++) {
+            if (pool.get(head, i) >= cut) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean retains(IntList txns, int cut) {
+        for (int i = 0; i < txns.size(); i++) {
+            if (txns.get(i) >= cut) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Copies the kept rows ({@code row[n]}: the new index of version n, or -1) into new columns. */
+    private void rebuild(int[] row, int rows, int cut) {
+        int capacity = Math.max(FIRST_CAPACITY, rows);
+        long[] newValues = new long[capacity];
+        int[] newWriters = new int[capacity];
+        byte[] newFlags = new byte[capacity];
+        int[] newReaders = new int[capacity];
+        int[] newLaterReaders = new int[capacity];
+        IntListPool newLists = new IntListPool();
+        LongIntMap newNodeOf = new LongIntMap(rows);
+        for (int n = 0; n < versions; n++) {
+            int m = row[n];
+            if (m < 0) {
+                continue;
+            }
+            int first = firstReader(n);
+            newValues[m] = values[n];
+            newWriters[m] = writers[n] < 0 ? -1 : writers[n] - cut;
+            newFlags[m] = (byte) (flags[n] | (first >= 0 && first < cut ? FIRST_READER_FORGOTTEN : 0));
+            newReaders[m] = renumbered(readers[n], cut, newLists);
+            newLaterReaders[m] = renumbered(laterReaders[n], cut, newLists);
+            if (n != NIL) {
+                newNodeOf.put(values[n], m);
+            }
+        }
+        IntList newFinalWriters = new IntList();
+        for (int i = 0; i < finalWriters.size(); i++) {
+            if (finalWriters.get(i) >= cut) {
+                newFinalWriters.add(finalWriters.get(i) - cut);
+            }
+        }
+        versions = rows;
+        values = newValues;
+        writers = newWriters;
+        flags = newFlags;
+        readers = newReaders;
+        laterReaders = newLaterReaders;
+        lists = newLists;
+        nodeOf = newNodeOf;
+        finalWriters = newFinalWriters;
+    }
+
+    /** The retained transactions of a list, renumbered, as a list of {@code into}. */
+    private int renumbered(int head, int cut, IntListPool into) {
+        int out = IntListPool.EMPTY;
+        for (int i = 0; i < lists.size(head); i++) {
+            int txn = lists.get(head, i);
+            if (txn >= cut) {
+                out = into.add(out, txn - cut);
+            }
+        }
+        return out;
+    }
+
+    /**
      * No further event will come: report values read that nobody wrote (garbage reads; until
      * now a later invocation could still have written them).
      */
     public void settle(TraceListener out) {
         for (int n = 1; n < versions; n++) {
-            int reader = firstReader(n);
+            int reader = namedReader(n);
             if (writers[n] < 0 && reader >= 0) {
                 out.garbageRead(reader, key, values[n]);
             }

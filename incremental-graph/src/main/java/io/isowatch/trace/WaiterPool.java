@@ -10,6 +10,9 @@ import java.util.Arrays;
  * have committed or aborted, the read's edge to it waits here. A list its writer's completion
  * has released is reused by later pushes, so the pool holds about as many entries as reads wait
  * at one time, not as many as ever waited.
+ *
+ * <p>An eviction moves the lists still needed to a fresh pool ({@link #copyFrom}) and drops this
+ * one whole, so entries of forgotten transactions and the slack of a busy past become garbage.
  */
 final class WaiterPool {
 
@@ -56,6 +59,30 @@ final class WaiterPool {
         }
         next[last] = free;
         free = head;
+    }
+
+    /**
+     * Copies the list starting at {@code head} (or none, for {@link #END} or a never-set head)
+     * into {@code to}, keeping its order, without the waiters below {@code cut} and with the
+     * others renumbered by {@code -cut}. Returns the copy's head, {@link #END} when none is left.
+     */
+    int copyFrom(int head, int cut, WaiterPool to) {
+        int n = 0;
+        for (int e = head; e >= 0; e = next[e]) {
+            n++;
+        }
+        int[] kept = new int[n];
+        int k = 0;
+        for (int e = head; e >= 0; e = next[e]) {
+            if (txn[e] >= cut) {
+                kept[k++] = e;
+            }
+        }
+        int copy = END;
+        for (int i = k - 1; i >= 0; i--) {
+            copy = to.push(copy, txn[kept[i]] - cut, kind[kept[i]]);
+        }
+        return copy;
     }
 
     int txn(int entry) {

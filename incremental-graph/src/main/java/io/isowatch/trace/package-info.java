@@ -10,5 +10,10 @@
  * report to and, for list-append keys, the pools their lists of waiting readers and frontiers
  * live in (storage only: a trace reaches only its own lists); the checker keeps all of a
  * history's traces in one thread, and so does the stream job (docs/decisions/0005).
+ *
+ * <p>List-append traces can forget a prefix of the transactions ({@code evictBelow}): ids are
+ * renumbered, forgotten readers lose what was still to come, elements of forgotten writers stay
+ * in the order as appended by a writer that never completes, and a trace no retained
+ * transaction touched is dropped. Forgetting only ever loses edges and findings.
  */
 package io.isowatch.trace;

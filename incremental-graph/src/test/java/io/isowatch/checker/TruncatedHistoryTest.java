@@ -65,4 +65,32 @@ class TruncatedHistoryTest {
         assertTrue(e.getMessage().contains("value 1 appended to key 0 more than once"), e.getMessage());
         assertEquals(0, checker.cutOffCompletions());
     }
+
+    /**
+     * F (process 0) reads 2 and writes 1, B reads 1 and writes 2, C reads 1. Writes-follow-reads
+     * of the whole history is cyclic (F puts 2 before 1, B 1 before 2), so Elle drops the source
+     * and infers no rw edge from C to B. Cut after F's invocation, F's completion is skipped and
+     * the source looks acyclic: applying it would add C rw B, which the whole history does not
+     * have. So a truncated rw-register checker assumes no source. (Fails if it keeps wfr.)
+     */
+    @Test
+    void truncatedRegisterChecker_assumesNoVersionOrderSource_whichOnlyTheWholeHistoryCanJudge() {
+        List<Op> h = RegisterHistories.history().invoke(0, "r:x:2 w:x:1").invoke(1, "r:x:1 w:x:2")
+                .invoke(2, "r:x:1").ok(1, "r:x:1 w:x:2").ok(2, "r:x:1").ok(0, "r:x:2 w:x:1").build();
+        CheckerOptions wfr = RegisterHistories.options(java.util.Set.of("serializable"),
+                RegisterHistories.Sources.WFR.options);
+
+        IncrementalChecker whole = new IncrementalChecker(wfr, new AtomTable());
+        h.forEach(whole::accept);
+        Verdict all = whole.finish();
+        assertTrue(all.anomalyTypes().toString().contains("cyclic-versions"), all.anomalyTypes()::toString);
+        assertEquals(null, whole.graph().pairKind(2, 1), "no C rw B in the whole history");
+
+        IncrementalChecker cut = new IncrementalChecker(wfr, new AtomTable());
+        cut.historyTruncated();
+        h.subList(1, h.size()).forEach(cut::accept);
+        cut.finish();
+        assertEquals(1, cut.cutOffCompletions());
+        assertEquals(null, cut.graph().pairKind(1, 0), "C (now 1) must not get an rw edge to B (now 0)");
+    }
 }
