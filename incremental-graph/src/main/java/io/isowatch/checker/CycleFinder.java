@@ -71,12 +71,6 @@ final class CycleFinder {
     private final long[] impliedMask;
     private List<Found> found = new ArrayList<>();
     private IntList cyclicMembers = new IntList();
-    /**
-     * The findings of components that lost transactions to eviction, one list per component:
-     * their cycles can no longer be explained by the graph, so they are reported at the end as
-     * they were found, under Elle's per-component rule.
-     */
-    private final List<List<Found>> settled = new ArrayList<>();
 
     CycleFinder(MutableDependencyGraph graph, boolean realtime, boolean process, long budget, long timeoutMillis) {
         this.graph = graph;
@@ -181,9 +175,6 @@ final class CycleFinder {
             byComponent.computeIfAbsent(index.component(cyclicMembers.get(i)), c -> new ArrayList<>());
         }
         List<Finding> out = new ArrayList<>();
-        for (List<Found> component : settled) {
-            out.addAll(ellesReport(component));
-        }
         Map<Integer, Boolean> stale = new HashMap<>();
         for (Found f : found) {
             int c = index.component(f.member());
@@ -218,25 +209,20 @@ final class CycleFinder {
 
     /**
      * Forgets the transactions below {@code cut} and renumbers the rest
-     * ({@link IncrementalChecker#evictBelow}), evicting the graph as well: the components must
-     * be read before the graph forgets and rebuilt after. A component that loses members settles
-     * its findings (see {@link #settled}); one that keeps them all stays a component of the
-     * graph, its findings renumbered. The index carries each component's tags to the components
-     * its members end up in, so a type found once is not reported again there.
+     * ({@link IncrementalChecker#evictBelow}), evicting the graph and rebuilding the components.
+     * A finding leaves with its transactions: a cycle through a forgotten one (or a timeout met
+     * from one) is dropped, as the verdict of a history cut there would not have it; the others
+     * are renumbered and, their cycles intact, judged by the final graph as before. The index
+     * carries each component's tags to the components its members end up in, so a type found
+     * there once is not reported again.
      */
     void evictBelow(int cut) {
-        Map<Integer, Boolean> losing = new HashMap<>();
-        Map<Integer, List<Found>> settling = new LinkedHashMap<>();
         List<Found> kept = new ArrayList<>();
         for (Found f : found) {
-            int c = index.component(f.member());
-            if (losing.computeIfAbsent(c, rep -> losesMembers(rep, cut))) {
-                settling.computeIfAbsent(c, rep -> new ArrayList<>()).add(f);
-            } else {
+            if (f.member() >= cut && (f.nodes() == null || min(f.nodes()) >= cut)) {
                 kept.add(f.renumbered(cut));
             }
         }
-        settled.addAll(settling.values());
         graph.evictBelow(cut);
         index.evictBelow(cut);
         search.evictBelow(cut);
@@ -258,13 +244,12 @@ final class CycleFinder {
         cyclicMembers = cyclic;
     }
 
-    private boolean losesMembers(int rep, int cut) {
-        for (int n = index.component(rep); n >= 0; n = index.nextMember(n)) {
-            if (n < cut) {
-                return true;
-            }
+    private static int min(int[] nodes) {
+        int m = Integer.MAX_VALUE;
+        for (int n : nodes) {
+            m = Math.min(m, n);
         }
-        return false;
+        return m;
     }
 
     /** Searches a whole component for every type not yet found in it, through each of its edges. */

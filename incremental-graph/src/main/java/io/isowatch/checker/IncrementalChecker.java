@@ -179,9 +179,9 @@ public final class IncrementalChecker {
      * read of an element or value whose writer was forgotten looks unwritten (only counted, in
      * {@link #unverifiableReads()}), and a process whose crashed transaction was forgotten is no
      * longer held to Jepsen's rule against reuse (the stream job checks the protocol before the
-     * checker). Findings of a cycle's component that lost transactions are kept as they were
-     * found and reported in the verdict under Elle's per-component rule; they are not classified
-     * again against the final graph.
+     * checker). A finding leaves with its transactions: the verdict holds the findings among the
+     * transactions still held, as a checker of the history cut there would (each was streamed
+     * when it was found).
      */
     public int evictInvokedBefore(long time) {
         int cut = txns.invokedBefore(time);
@@ -200,6 +200,8 @@ public final class IncrementalChecker {
             return;
         }
         truncated = true;
+        long firstKept = cut < txns.size() ? txns.invokeIndex(cut) : Long.MAX_VALUE;
+        findings.removeIf(f -> involvesInvocationBefore(f, firstKept));
         long edgesBefore = graph.edgeCount();
         cycles.evictBelow(cut);
         forgottenEdges += edgesBefore - graph.edgeCount();
@@ -209,6 +211,16 @@ public final class IncrementalChecker {
         openTxn = Renumbering.values(openTxn, cut);
         crashed = Renumbering.values(crashed, cut);
         forgottenTxns += cut;
+    }
+
+    /** Whether a finding names a transaction invoked before history index {@code index}. */
+    private static boolean involvesInvocationBefore(Finding finding, long index) {
+        for (Txn t : finding.txns()) {
+            if (t.invokeIndex() < index) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Transactions forgotten by {@link #evictInvokedBefore}. */

@@ -9,8 +9,6 @@ import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
-import io.isowatch.history.Op;
-import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
@@ -75,15 +73,17 @@ import java.util.function.BiConsumer;
  * repeat of what the sinks received after the last checkpoint; alerts carry stable ids for that
  * case.
  *
- * <p><b>Bounded state: checker generations.</b> With a {@code history-retention} R, a history
- * has up to two checkers. The current one alerts. Once the watermark has moved R past the last
- * rotation, a successor starts, fed every batch from then on (a history cut there: it skips the
- * completions of transactions invoked before it, and reads of what it never saw are only
- * counted); after another R it replaces the current checker, whose older batches leave the state
- * one by one. So the checker alerting always knows between R and 2R of the history, the state
- * holds at most 2R of events, nothing is ever replayed or rewritten while running, and each
- * event costs two checker steps instead of one. A checker that misses old transactions can only
- * miss edges, never invent one ({@code TruncatedHistoryProperties} in the core).
+ * <p><b>Bounded state: the checker forgets.</b> With a {@code history-retention} R, every
+ * quarter of R of event time the checker forgets the transactions invoked more than R before the
+ * watermark ({@link IncrementalChecker#evictInvokedBefore}, decision 0013), and the batches all
+ * of whose events are older leave the state. So the checker knows between R and 1.25 R of the
+ * history, each event costs one checker step, and nothing is replayed while running. A checker
+ * that forgets can only miss edges, never invent one ({@code EvictionProperties} in the core).
+ * One exception to "no replay": the checker's table of string keys and values cannot forget (the
+ * core's state holds their codes), so a history whose string table has doubled since the checker
+ * was built, and holds at least {@value #STRINGS_BEFORE_REBUILD} strings, gets a checker rebuilt
+ * from the batches kept, with a fresh table: integer-only histories, as the agent records them,
+ * never do.
  *
  * <p><b>End of input.</b> A bounded source ends with the final watermark; the timer at
  * {@code Long.MAX_VALUE} then settles the checker and emits its typed verdict on
@@ -100,14 +100,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String CHECKED_BATCHES = "checked-batches";
     /** How many batches were ever released: the number the next one gets. */
     public static final String CHECKED_BATCH_COUNT = "checked-batch-count";
-    /** The first batch of the current checker; absent means 0 (the history's start). */
+    /** The first batch the state still holds, where a restored checker starts; absent means 0 (the history's start). */
     public static final String CHECKER_FROM_BATCH = "checker-from-batch";
-    /** The first batch of the successor checker; absent while there is none. */
-    public static final String SUCCESSOR_FROM_BATCH = "successor-from-batch";
-    /** The watermark of the last rotation, so a restored history rotates when it would have. */
-    public static final String LAST_ROTATION = "last-rotation";
+    /** The event time (ms) before which the checker forgot every transaction invoked, at the last eviction. */
+    public static final String FORGOTTEN_BEFORE = "forgotten-before";
     /** The history's next sequence: where the contiguous rule resumes after a restore. */
     public static final String NEXT_SEQUENCE = "next-sequence";
+
+    /** A history's string table is rebuilt only from this many strings on (see the class comment). */
+    static final int STRINGS_BEFORE_REBUILD = 1024;
 
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
@@ -126,6 +127,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
      * agent). Releases follow event time, so a history whose times follow its indices, as the
      * recorder's do, enters the checker exactly in index order.
      */
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
     static final Comparator<HistoryEvent> ORDER = Comparator.comparingLong((HistoryEvent e) -> e.op().index());
 
     private final CheckerOptions options;
@@ -138,8 +141,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient MapState<Long, List<HistoryEvent>> checked;
     private transient ValueState<Long> batchCount;
     private transient ValueState<Long> checkerFromBatch;
-    private transient ValueState<Long> successorFromBatch;
-    private transient ValueState<Long> lastRotation;
+    private transient ValueState<Long> forgottenBefore;
     private transient ValueState<Long> nextSequence;
 
     private transient CheckerMetrics metrics;
@@ -153,9 +155,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     /**
      * @param retention       event time a history's transactions are kept for at least: the
-     *                        checker that alerts knows between one and two retentions of the
-     *                        history (see the class comment). Zero keeps everything (exactly
-     *                        {@code check}'s answers, unbounded memory).
+     *                        checker knows between one and 1.25 retentions of the history (see the
+     *                        class comment). Zero keeps everything (exactly {@code check}'s
+     *                        answers, unbounded memory).
      * @param dedupeRetention event time a process's progress (by which re-sent copies are
      *                        recognised) outlives its latest event
      */
@@ -188,8 +190,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 Types.LONG, Types.LIST(JobTypes.HISTORY_EVENT)));
         batchCount = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKED_BATCH_COUNT, Types.LONG));
         checkerFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_BATCH, Types.LONG));
-        successorFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(SUCCESSOR_FROM_BATCH, Types.LONG));
-        lastRotation = getRuntimeContext().getState(new ValueStateDescriptor<>(LAST_ROTATION, Types.LONG));
+        forgottenBefore = getRuntimeContext().getState(new ValueStateDescriptor<>(FORGOTTEN_BEFORE, Types.LONG));
         nextSequence = getRuntimeContext().getState(new ValueStateDescriptor<>(NEXT_SEQUENCE, Types.LONG));
         gate = new ProcessGate(dedupeRetentionMillis, getRuntimeContext());
         live = new HashMap<>();
@@ -197,47 +198,56 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         modelNames = ConsistencyModel.names(options.consistencyModels());
     }
 
-    /** One checker of a history, the strings it has seen, and the first batch it was fed. */
-    private final class Generation {
+    /** A history's checker, the table its events' strings are re-coded into, and its first batch. */
+    private final class HistoryChecker {
         /**
          * The string keys and values this checker has seen, which the events' string atoms are
-         * re-coded into: one table per checker, owned by this task, so a retired checker's strings
-         * leave with it. (One table per history, shared by its checkers, grew for as long as the
-         * history ran: every distinct string value ever appended stayed.)
+         * re-coded into: one table per checker, owned by this task, rebuilt with the checker when
+         * it has grown (see the class comment).
          */
         final AtomTable atoms = new AtomTable();
         final IncrementalChecker checker;
         final long firstBatch;
-        /** The smallest index fed to it; a finding with an older transaction cannot recur in it. */
-        long firstIndex = Long.MAX_VALUE;
+        /** Strings in the table once the checker was built: it is rebuilt when they have quadrupled. */
+        int stringsAtBuild;
+        /** Whether it sees the history from a cut ({@link IncrementalChecker#historyTruncated()}). */
+        boolean truncated;
 
-        /** @param listener told each finding with the generation that made it */
-        Generation(long firstBatch, BiConsumer<Generation, Finding> listener) {
+        /** @param listener told each finding with the checker that made it */
+        HistoryChecker(long firstBatch, BiConsumer<HistoryChecker, Finding> listener) {
             this.firstBatch = firstBatch;
             this.checker = new IncrementalChecker(options, atoms, finding -> listener.accept(this, finding));
             if (firstBatch > 0) {
-                checker.historyTruncated();
+                truncate();
             }
+        }
+
+        void truncate() {
+            checker.historyTruncated();
+            truncated = true;
         }
     }
 
-    /** One history's checkers, how far its events have been released, and the findings alerted. */
+    /** One history's checker, how far its events have been released, and the findings alerted. */
     private final class Live {
         final String history;
         final CheckerMetrics.HistorySize size;
-        Generation current;
-        /** Fed alongside the current checker to replace it at the next rotation; null until the first. */
-        Generation successor;
+        HistoryChecker current;
         /**
-         * Findings alerted, by id, with the smallest history index among their transactions: the
-         * checker may reach one finding from two closing edges; it is alerted once. A rotation
-         * forgets the ids of findings older than the new current checker, which cannot recur.
+         * Findings alerted, by id, with the earliest invocation time among their transactions: the
+         * checker may reach one finding from two closing edges; it is alerted once. An eviction
+         * forgets the ids of findings with a forgotten transaction, which cannot recur.
          */
         final Map<String, Long> alerted = new HashMap<>();
-        /** The batches the state holds, oldest first: (number, events, invocations). */
+        /** The batches the state holds, oldest first: (number, events, latest event time in ms). */
         final ArrayDeque<long[]> batches = new ArrayDeque<>();
         long nextBatch;
-        long lastRotation = Long.MIN_VALUE;
+        /** The event time (ms) before which the last eviction forgot every invocation; MIN_VALUE before the first. */
+        long forgottenBefore = Long.MIN_VALUE;
+        /** The watermark of the last eviction (or of the first release under a watermark). */
+        long lastEviction = Long.MIN_VALUE;
+        /** True while the checker is rebuilt from the batches kept: its findings were alerted already. */
+        boolean rebuilding;
         /** The highest sequence fed; where the contiguous rule resumes after a restore. */
         long lastSequence = ReleaseOrder.NONE;
         long retainedEvents;
@@ -247,35 +257,29 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          * which times do not decrease), so a release takes events from the head.
          */
         final SequenceQueue waiting;
-        /** Which waiting events may enter the checkers now. */
+        /** Which waiting events may enter the checker now. */
         final ReleaseOrder order;
         /** The processes' highest sequences let go, mirrored from the gate's state. */
         final ProcessGate.Mirror progress = new ProcessGate.Mirror();
 
-        /** @param currentFrom the current checker's first batch, also the next batch it is fed */
-        Live(String history, long currentFrom) {
+        /** @param firstBatch the first batch the state holds, also the next one the checker is fed */
+        Live(String history, long firstBatch) {
             this.history = history;
             this.waiting = waitingEvents.of(history);
             this.order = new ReleaseOrder(waiting);
             this.size = metrics.history(history);
-            this.current = new Generation(currentFrom, this::found);
-            this.nextBatch = currentFrom;
+            this.current = new HistoryChecker(firstBatch, this::found);
+            this.nextBatch = firstBatch;
         }
 
-        /**
-         * The checkers' finding listener. Only the current checker alerts: the successor sees a subset of its transactions, so what it finds the
-         * current checker has found too.
-         */
-        private void found(Generation by, Finding finding) {
-            if (by != current) {
-                return;
-            }
+        /** The checker's finding listener: alerts each finding once. */
+        private void found(HistoryChecker by, Finding finding) {
             String id = FindingId.of(finding, by.atoms, history);
             long first = Long.MAX_VALUE;
             for (io.isowatch.anomaly.Txn t : finding.txns()) {
-                first = Math.min(first, t.invokeIndex());
+                first = Math.min(first, t.invokeTime());
             }
-            if (alerted.putIfAbsent(id, first) != null) {
+            if (alerted.putIfAbsent(id, first) != null || rebuilding) {
                 return;
             }
             if (alerts == null) {
@@ -289,59 +293,75 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             alerts.collect(alert);
         }
 
-        /** Starts the successor; it takes batches from the next one on. */
-        void startSuccessor() {
-            successor = new Generation(nextBatch, this::found);
-        }
-
         /**
-         * The successor becomes the current checker; the batches only the old one saw leave the
-         * state. Returns the transactions forgotten (invocations in those batches).
+         * Forgets, in the checker and in the state, every transaction invoked before {@code before}
+         * (event time, ms). A batch leaves the state once its latest event is older: then none of
+         * its events belongs to a transaction the checker keeps. Returns the transactions forgotten.
          */
-        long promoteSuccessor() throws Exception {
-            long evicted = 0;
-            while (!batches.isEmpty() && batches.peekFirst()[0] < successor.firstBatch) {
+        int forget(long before) throws Exception {
+            forgottenBefore = before;
+            int forgotten = current.checker.evictInvokedBefore(before * NANOS_PER_MILLI);
+            while (!batches.isEmpty() && batches.peekFirst()[2] < before) {
                 long[] b = batches.pollFirst();
                 checked.remove(b[0]);
                 retainedEvents -= b[1];
-                evicted += b[2];
             }
-            current = successor;
-            successor = null;
-            long oldest = current.firstIndex;
-            alerted.values().removeIf(first -> first < oldest);
-            return evicted;
+            long cut = before * NANOS_PER_MILLI;
+            alerted.values().removeIf(first -> first < cut);
+            return forgotten;
         }
 
-        /** Feeds one batch to both checkers; {@code ctx} is null while replaying, which mutes dead letters. */
-        void feed(List<HistoryEvent> batch, long number, Context ctx) {
-            int invocations = 0;
-            long firstSequence = Long.MAX_VALUE;
-            for (HistoryEvent e : batch) {
-                if (e.op().type() == OpType.INVOKE) {
-                    invocations++;
+        /** The first batch the state holds. */
+        long firstBatch() {
+            return batches.isEmpty() ? nextBatch : batches.peekFirst()[0];
+        }
+
+        /** Rebuilds the checker from the batches kept, with a fresh string table. */
+        void rebuild() throws Exception {
+            rebuilding = true;
+            boolean joinedMidway = current.truncated && current.firstBatch == 0;
+            current = new HistoryChecker(firstBatch(), this::found);
+            if (joinedMidway && !current.truncated) {
+                current.truncate();
+            }
+            for (long[] b : batches) {
+                for (HistoryEvent e : checked.get(b[0])) {
+                    accept(e, null);
                 }
+            }
+            current.checker.evictInvokedBefore(forgottenBefore * NANOS_PER_MILLI);
+            current.stringsAtBuild = current.atoms.stringCount();
+            rebuilding = false;
+        }
+
+        /** Whether the string table has grown enough to be rebuilt (see the class comment). */
+        boolean stringsOutgrown() {
+            int strings = current.atoms.stringCount();
+            return strings >= STRINGS_BEFORE_REBUILD && strings >= 4L * current.stringsAtBuild;
+        }
+
+        /** Feeds one batch to the checker; {@code ctx} is null while replaying, which mutes dead letters. */
+        void feed(List<HistoryEvent> batch, long number, Context ctx) {
+            long firstSequence = Long.MAX_VALUE;
+            long latest = Long.MIN_VALUE;
+            for (HistoryEvent e : batch) {
                 firstSequence = Math.min(firstSequence, e.sequence());
                 lastSequence = Math.max(lastSequence, e.sequence());
+                latest = Math.max(latest, EventTime.of(e));
             }
             if (number == 0 && current.firstBatch == 0 && firstSequence > 0) {
                 // Agents number a history from 0: one whose first event comes later was joined
                 // mid-way (starting offsets, expired Kafka segments), so reads of what was written
                 // before are not garbage. It is checked as a history cut at its first event.
-                current.checker.historyTruncated();
+                current.truncate();
             }
-            batches.addLast(new long[] {number, batch.size(), invocations});
+            batches.addLast(new long[] {number, batch.size(), latest});
             retainedEvents += batch.size();
             nextBatch = number + 1;
             long before = current.checker.transactions();
             long unverifiable = current.checker.unverifiableReads();
             for (HistoryEvent e : batch) {
-                accept(current, e, e.opIn(current.atoms), ctx);
-                if (successor != null) {
-                    // Its own table: re-coding costs only an event with strings (opIn returns
-                    // any other op as it is). What it rejects, the current checker reports.
-                    accept(successor, e, e.opIn(successor.atoms), null);
-                }
+                accept(e, ctx);
             }
             // A replay after a restore re-feeds transactions already counted.
             if (ctx != null) {
@@ -351,10 +371,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             size.update(retainedEvents + waiting.size(), current.checker.graph());
         }
 
-        private void accept(Generation g, HistoryEvent e, Op op, Context ctx) {
-            g.firstIndex = Math.min(g.firstIndex, op.index());
+        private void accept(HistoryEvent e, Context ctx) {
             try {
-                g.checker.accept(op);
+                current.checker.accept(e.opIn(current.atoms));
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
@@ -389,9 +408,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
         List<HistoryEvent> run = history.order.take(ctx.timeDomain(), timestamp, watermark);
-        if (watermark != Long.MIN_VALUE && history.lastRotation == Long.MIN_VALUE) {
-            history.lastRotation = watermark; // retention counts from the first release under a watermark
-            lastRotation.update(watermark);
+        if (watermark != Long.MIN_VALUE && history.lastEviction == Long.MIN_VALUE) {
+            history.lastEviction = watermark; // evictions count from the first release under a watermark
         }
         if (!run.isEmpty()) {
             List<HistoryEvent> batch = gate.admit(run, history.progress, (kind, e, message) -> {
@@ -403,10 +421,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         } else if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp != Long.MAX_VALUE) {
             gate.expire(history.progress, timestamp);
         }
-        // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never rotates.
-        if (retentionMillis > 0 && history.lastRotation != Long.MIN_VALUE && watermark != Long.MAX_VALUE
-                && watermark - history.lastRotation >= retentionMillis) {
-            rotate(history, watermark);
+        // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never evicts.
+        if (retentionMillis > 0 && history.lastEviction != Long.MIN_VALUE && watermark != Long.MAX_VALUE
+                && watermark - history.lastEviction >= Math.max(1, retentionMillis / 4)) {
+            evict(history, watermark);
         }
         if (timestamp == Long.MAX_VALUE && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
             emitVerdict(history, ctx, out);
@@ -439,23 +457,26 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     }
 
     /**
-     * Once per retention of event time: the successor (if any) replaces the current checker and
-     * a new successor starts with the next batch.
+     * Every quarter retention of event time: the checker forgets what was invoked more than a
+     * retention before the watermark, and its string table is rebuilt if it has outgrown what is
+     * kept.
      */
-    private void rotate(Live history, long watermark) throws Exception {
-        history.lastRotation = watermark;
-        lastRotation.update(watermark);
-        if (history.successor != null) {
-            metrics.cut(history.promoteSuccessor());
-            checkerFromBatch.update(history.current.firstBatch);
+    private void evict(Live history, long watermark) throws Exception {
+        history.lastEviction = watermark;
+        long before = watermark - retentionMillis;
+        metrics.evicted(history.forget(before));
+        forgottenBefore.update(before);
+        checkerFromBatch.update(history.firstBatch());
+        if (history.stringsOutgrown()) {
+            history.rebuild();
+            metrics.rebuilt();
         }
-        history.startSuccessor();
-        successorFromBatch.update(history.successor.firstBatch);
     }
 
     /**
-     * The current history's checkers, created on first use; after a restore, rebuilt by
-     * replaying the checked batches with findings and dead letters muted.
+     * The history's checker, created on first use; after a restore, rebuilt by replaying the
+     * checked batches with findings and dead letters muted, then forgetting what the checker had
+     * forgotten.
      */
     private Live history(String key) throws Exception {
         Live h = live.get(key);
@@ -465,18 +486,16 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         long next = batchCount.value() == null ? 0 : batchCount.value();
         long from = checkerFromBatch.value() == null ? 0 : checkerFromBatch.value();
         h = new Live(key, from);
-        Long successorFrom = successorFromBatch.value();
         for (long i = from; i < next; i++) {
-            if (successorFrom != null && i == successorFrom) {
-                h.startSuccessor();
-            }
             h.feed(checked.get(i), i, null);
         }
         h.nextBatch = next;
-        if (successorFrom != null && h.successor == null) {
-            h.startSuccessor(); // started at the last rotation, no batch released since
+        Long before = forgottenBefore.value();
+        if (before != null) {
+            h.forgottenBefore = before;
+            h.current.checker.evictInvokedBefore(before * NANOS_PER_MILLI);
         }
-        h.lastRotation = lastRotation.value() == null ? Long.MIN_VALUE : lastRotation.value();
+        h.current.stringsAtBuild = h.current.atoms.stringCount();
         Long resumeAt = nextSequence.value();
         if (resumeAt != null) {
             h.order.resumeAt(resumeAt);
@@ -497,7 +516,16 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     long stringAtoms() {
         long n = 0;
         for (Live h : live.values()) {
-            n += h.current.atoms.stringCount() + (h.successor == null ? 0 : h.successor.atoms.stringCount());
+            n += h.current.atoms.stringCount();
+        }
+        return n;
+    }
+
+    /** Transactions held by the checkers of every history this task holds, for tests. */
+    long heldTransactions() {
+        long n = 0;
+        for (Live h : live.values()) {
+            n += h.current.checker.heldTransactions();
         }
         return n;
     }

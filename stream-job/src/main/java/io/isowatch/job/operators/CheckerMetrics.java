@@ -42,8 +42,9 @@ import java.util.function.ToLongFunction;
  *   <tr><td>late_events</td><td>counter</td><td>events behind the watermark, or whose sequence a release passed over</td></tr>
  *   <tr><td>dead_letters</td><td>counter</td><td>events that break the protocol, or that the checker rejected</td></tr>
  *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checkers after a restore</td></tr>
- *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions forgotten when a checker generation retires (retention)</td></tr>
- *   <tr><td>history_cuts</td><td>counter</td><td>checker generations retired</td></tr>
+ *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions the checkers forgot (history-retention)</td></tr>
+ *   <tr><td>evictions</td><td>counter</td><td>times a checker forgot its oldest transactions (every quarter retention)</td></tr>
+ *   <tr><td>checker_rebuilds</td><td>counter</td><td>checkers rebuilt from the kept batches because their string table outgrew them</td></tr>
  *   <tr><td>unverifiable_reads</td><td>counter</td><td>reads of values whose writer was evicted: edges the checker can no longer draw</td></tr>
  *   <tr><td>retained_events</td><td>gauge</td><td>events kept in state for the live histories (waiting and checked)</td></tr>
  *   <tr><td>history_retained_events{history}</td><td>gauge</td><td>the same for one history (the operator's key), its state size in events</td></tr>
@@ -81,7 +82,8 @@ final class CheckerMetrics {
     private final Counter deadLetters;
     private final Counter restored;
     private final Counter evicted;
-    private final Counter cuts;
+    private final Counter evictions;
+    private final Counter rebuilds;
     private final Counter unverifiable;
     private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
     private final Map<String, Counter> findings = new HashMap<>();
@@ -97,7 +99,8 @@ final class CheckerMetrics {
         this.deadLetters = group.counter("dead_letters");
         this.restored = group.counter("restored_batches");
         this.evicted = group.counter("evicted_transactions");
-        this.cuts = group.counter("history_cuts");
+        this.evictions = group.counter("evictions");
+        this.rebuilds = group.counter("checker_rebuilds");
         this.unverifiable = group.counter("unverifiable_reads");
         group.gauge("retained_events", (Gauge<Long>) () -> sum(h -> h.events));
         group.histogram("detection_delay_ms", delay);
@@ -179,10 +182,23 @@ final class CheckerMetrics {
         return deadLetters.getCount();
     }
 
-    /** A checker generation retired, forgetting these transactions. */
-    void cut(long evictedTransactions) {
+    /** A checker forgot its oldest transactions, this many. */
+    void evicted(long evictedTransactions) {
         evicted.inc(evictedTransactions);
-        cuts.inc();
+        evictions.inc();
+    }
+
+    /** A checker was rebuilt with a fresh string table. */
+    void rebuilt() {
+        rebuilds.inc();
+    }
+
+    long rebuilds() {
+        return rebuilds.getCount();
+    }
+
+    long evictions() {
+        return evictions.getCount();
     }
 
     void restored(long batches) {
