@@ -74,9 +74,9 @@ import java.util.function.BiConsumer;
  * case.
  *
  * <p><b>Bounded state: the checker forgets.</b> With a {@code history-retention} R, every
- * quarter of R of event time the checker forgets the transactions invoked more than R before the
+ * half of R of event time the checker forgets the transactions invoked more than R before the
  * watermark ({@link IncrementalChecker#evictInvokedBefore}, decision 0013), and the batches all
- * of whose events are older leave the state. So the checker knows between R and 1.25 R of the
+ * of whose events are older leave the state. So the checker knows between R and 1.5 R of the
  * history, each event costs one checker step, and nothing is replayed while running. A checker
  * that forgets can only miss edges, never invent one ({@code EvictionProperties} in the core).
  * One exception to "no replay": the checker's table of string keys and values cannot forget (the
@@ -106,6 +106,14 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String FORGOTTEN_BEFORE = "forgotten-before";
     /** The history's next sequence: where the contiguous rule resumes after a restore. */
     public static final String NEXT_SEQUENCE = "next-sequence";
+
+    /**
+     * How often the checker forgets, per retention of event time. An eviction copies what the
+     * checker keeps, so its pause grows with the retention and its cost per event with this
+     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "one checker per history
+     * that forgets").
+     */
+    static final int EVICTIONS_PER_RETENTION = 2;
 
     /** A history's string table is rebuilt only from this many strings on (see the class comment). */
     static final int STRINGS_BEFORE_REBUILD = 1024;
@@ -155,7 +163,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     /**
      * @param retention       event time a history's transactions are kept for at least: the
-     *                        checker knows between one and 1.25 retentions of the history (see the
+     *                        checker knows between one and 1.5 retentions of the history (see the
      *                        class comment). Zero keeps everything (exactly {@code check}'s
      *                        answers, unbounded memory).
      * @param dedupeRetention event time a process's progress (by which re-sent copies are
@@ -423,7 +431,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
         // The final watermark of a bounded input (Long.MAX_VALUE) settles; it never evicts.
         if (retentionMillis > 0 && history.lastEviction != Long.MIN_VALUE && watermark != Long.MAX_VALUE
-                && watermark - history.lastEviction >= Math.max(1, retentionMillis / 4)) {
+                && watermark - history.lastEviction >= Math.max(1, retentionMillis / EVICTIONS_PER_RETENTION)) {
             evict(history, watermark);
         }
         if (timestamp == Long.MAX_VALUE && ctx.timeDomain() == TimeDomain.EVENT_TIME) {
@@ -457,7 +465,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     }
 
     /**
-     * Every quarter retention of event time: the checker forgets what was invoked more than a
+     * Every half retention of event time: the checker forgets what was invoked more than a
      * retention before the watermark, and its string table is rebuilt if it has outgrown what is
      * kept.
      */

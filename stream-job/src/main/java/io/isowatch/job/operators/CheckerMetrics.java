@@ -43,7 +43,7 @@ import java.util.function.ToLongFunction;
  *   <tr><td>dead_letters</td><td>counter</td><td>events that break the protocol, or that the checker rejected</td></tr>
  *   <tr><td>restored_batches</td><td>counter</td><td>batches replayed to rebuild the checkers after a restore</td></tr>
  *   <tr><td>evicted_transactions</td><td>counter</td><td>transactions the checkers forgot (history-retention)</td></tr>
- *   <tr><td>evictions</td><td>counter</td><td>times a checker forgot its oldest transactions (every quarter retention)</td></tr>
+ *   <tr><td>evictions</td><td>counter</td><td>times a checker forgot its oldest transactions (every half retention)</td></tr>
  *   <tr><td>checker_rebuilds</td><td>counter</td><td>checkers rebuilt from the kept batches because their string table outgrew them</td></tr>
  *   <tr><td>unverifiable_reads</td><td>counter</td><td>reads of values whose writer was evicted: edges the checker can no longer draw</td></tr>
  *   <tr><td>retained_events</td><td>gauge</td><td>events kept in state for the live histories (waiting and checked)</td></tr>
