@@ -26,14 +26,33 @@ final class CheckerMutator {
     private CheckerMutator() {
     }
 
+    /** How a mutated completion's chosen read changes: the values it returns instead. */
+    interface ReadChange {
+        long[] values(MicroOp.Read read, List<Long> written, int choice, SplittableRandom random);
+    }
+
     /** Mutates each ok completion with probability {@code rate}. */
     static List<Op> mutate(List<Op> history, double rate, SplittableRandom random) {
-        Map<Long, List<Long>> appended = new HashMap<>();
+        return mutate(history, rate, random, 8,
+                (r, written, what, rnd) -> r.known() ? mutateRead(r.values(), written, what, rnd) : r.values());
+    }
+
+    /**
+     * Mutates each ok completion with probability {@code rate}: with one chance in
+     * {@code choices} it reports the transaction failed, its effects already seen; otherwise a
+     * micro-op picked at random, if it is a read, returns what {@code change} gives for the
+     * choice drawn (1 to {@code choices - 1}), told every value written to its key anywhere in
+     * the history (appended or written).
+     */
+    static List<Op> mutate(List<Op> history, double rate, SplittableRandom random, int choices, ReadChange change) {
+        Map<Long, List<Long>> written = new HashMap<>();
         for (Op op : history) {
             if (op.type() == OpType.INVOKE) {
                 for (MicroOp m : op.value()) {
                     if (m instanceof MicroOp.Append a) {
-                        appended.computeIfAbsent(a.key(), k -> new ArrayList<>()).add(a.value());
+                        written.computeIfAbsent(a.key(), k -> new ArrayList<>()).add(a.value());
+                    } else if (m instanceof MicroOp.Write w) {
+                        written.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.value());
                     }
                 }
             }
@@ -48,15 +67,15 @@ final class CheckerMutator {
                 out.add(op);
                 continue;
             }
-            int what = random.nextInt(8);
+            int what = random.nextInt(choices);
             if (what == 0) {
                 out.add(new Op(op.index(), op.time(), OpType.FAIL, op.process(), invocations.get(op.process())));
             } else {
                 List<MicroOp> value = new ArrayList<>(op.value());
                 int i = random.nextInt(value.size());
-                if (value.get(i) instanceof MicroOp.Read r && r.known()) {
-                    long[] read = mutateRead(r.values(), appended.get(r.key()), what, random);
-                    value.set(i, new MicroOp.Read(r.key(), read));
+                if (value.get(i) instanceof MicroOp.Read r) {
+                    value.set(i, new MicroOp.Read(r.key(),
+                            change.values(r, written.getOrDefault(r.key(), List.of()), what, random)));
                 }
                 out.add(new Op(op.index(), op.time(), op.type(), op.process(), value));
             }

@@ -57,16 +57,6 @@ class EvictionProperties {
     }
 
     @Provide
-    Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0));
-    }
-
-    @Provide
-    Arbitrary<GeneratorOptions> any() {
-        return GeneratorArbitraries.smallHistories(60);
-    }
-
-    @Provide
     Arbitrary<Models> models() {
         return Arbitraries.of(Models.class);
     }
@@ -79,7 +69,7 @@ class EvictionProperties {
     // ---- silent on correct histories ----
 
     @Property(tries = 300, seed = "20261127")
-    void listAppend_correctHistory_staysSilentWhileEvicting(@ForAll("correct") GeneratorOptions generator,
+    void listAppend_correctHistory_staysSilentWhileEvicting(@ForAll(supplier = GeneratorArbitraries.Correct.class) GeneratorOptions generator,
                                                            @ForAll("models") Models models,
                                                            @ForAll @DoubleRange(min = 0.02, max = 0.5) double evictRate,
                                                            @ForAll @LongRange(min = 0, max = 1000) long seed) {
@@ -88,7 +78,7 @@ class EvictionProperties {
     }
 
     @Property(tries = 300, seed = "20261128")
-    void register_correctHistory_staysSilentWhileEvicting(@ForAll("correct") GeneratorOptions generator,
+    void register_correctHistory_staysSilentWhileEvicting(@ForAll(supplier = GeneratorArbitraries.Correct.class) GeneratorOptions generator,
                                                          @ForAll("sources") RegisterHistories.Sources sources,
                                                          @ForAll @DoubleRange(min = 0.02, max = 0.5) double evictRate,
                                                          @ForAll @LongRange(min = 0, max = 1000) long seed) {
@@ -110,7 +100,7 @@ class EvictionProperties {
     // ---- faulty histories: nothing the whole history does not prove ----
 
     @Property(tries = 400, seed = "20261129")
-    void listAppend_faultyHistory_evictingReportsOnlyWhatTheWholeProves(@ForAll("any") GeneratorOptions generator,
+    void listAppend_faultyHistory_evictingReportsOnlyWhatTheWholeProves(@ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
                                                                         @ForAll("models") Models models,
                                                                         @ForAll @DoubleRange(min = 0.02, max = 0.5) double evictRate,
                                                                         @ForAll @LongRange(min = 0, max = 1000) long seed) {
@@ -120,7 +110,7 @@ class EvictionProperties {
     }
 
     @Property(tries = 400, seed = "20261130")
-    void register_faultyHistory_evictingReportsOnlyWhatTheWholeProves(@ForAll("any") GeneratorOptions generator,
+    void register_faultyHistory_evictingReportsOnlyWhatTheWholeProves(@ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
                                                                       @ForAll("sources") RegisterHistories.Sources sources,
                                                                       @ForAll("models") Models models,
                                                                       @ForAll @DoubleRange(min = 0.1, max = 0.6) double staleRate,

@@ -8,10 +8,8 @@ import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
@@ -53,19 +51,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class ListAppendEvictionProperties {
 
-    @Provide
-    Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0));
-    }
-
-    @Provide
-    Arbitrary<GeneratorOptions> any() {
-        return GeneratorArbitraries.smallHistories(60);
-    }
-
     @Property(tries = 500, seed = "20270311")
     void correctHistory_evictedAnywhere_findsNothing_andNoEdgeTheWholeRunLacks(
-            @ForAll("correct") GeneratorOptions generator,
+            @ForAll(supplier = GeneratorArbitraries.Correct.class) GeneratorOptions generator,
             @ForAll @IntRange(min = 1, max = 4) int evictions,
             @ForAll long evictionSeed) {
         List<Op> history = ListAppendGenerator.generate(generator);
@@ -80,7 +68,7 @@ class ListAppendEvictionProperties {
 
     @Property(tries = 1000, seed = "20270312")
     void faultyHistory_evictedAnywhere_reportsOnlyWhatTheRunWithoutEvictingReports(
-            @ForAll("any") GeneratorOptions generator,
+            @ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
             @ForAll @LongRange(min = 0, max = 1000) long mutationSeed,
             @ForAll @IntRange(min = 1, max = 4) int evictions,
             @ForAll long evictionSeed) {
@@ -123,7 +111,7 @@ class ListAppendEvictionProperties {
 
     @Property(tries = 300, seed = "20270313")
     void afterEviction_exactlyTheKeysRetainedTransactionsTouched_keepATrace(
-            @ForAll("any") GeneratorOptions generator,
+            @ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
             @ForAll @IntRange(min = 1, max = 4) int evictions,
             @ForAll long evictionSeed) {
         List<Op> history = ListAppendGenerator.generate(generator.withTxnCount(Math.max(40, generator.txnCount())));

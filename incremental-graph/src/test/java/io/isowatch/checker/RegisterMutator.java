@@ -1,13 +1,8 @@
 package io.isowatch.checker;
 
-import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
-import io.isowatch.history.OpType;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -24,36 +19,7 @@ final class RegisterMutator {
 
     /** Mutates each ok completion with probability {@code rate}. */
     static List<Op> mutate(List<Op> history, double rate, SplittableRandom random) {
-        Map<Long, List<Long>> written = new HashMap<>();
-        for (Op op : history) {
-            if (op.type() == OpType.INVOKE) {
-                for (MicroOp m : op.value()) {
-                    if (m instanceof MicroOp.Write w) {
-                        written.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w.value());
-                    }
-                }
-            }
-        }
-        Map<Long, List<MicroOp>> invocations = new HashMap<>();
-        List<Op> out = new ArrayList<>(history.size());
-        for (Op op : history) {
-            if (op.type() == OpType.INVOKE) {
-                invocations.put(op.process(), op.value());
-            }
-            if (op.type() != OpType.OK || random.nextDouble() >= rate) {
-                out.add(op);
-            } else if (random.nextInt(5) == 0) {
-                out.add(new Op(op.index(), op.time(), OpType.FAIL, op.process(), invocations.get(op.process())));
-            } else {
-                List<MicroOp> value = new ArrayList<>(op.value());
-                int i = random.nextInt(value.size());
-                if (value.get(i) instanceof MicroOp.Read r) {
-                    value.set(i, new MicroOp.Read(r.key(), read(written.getOrDefault(r.key(), List.of()), random)));
-                }
-                out.add(new Op(op.index(), op.time(), op.type(), op.process(), value));
-            }
-        }
-        return out;
+        return CheckerMutator.mutate(history, rate, random, 5, (r, written, what, rnd) -> read(written, rnd));
     }
 
     /** Nil, garbage, or a value written to the key, as a register read's values. */

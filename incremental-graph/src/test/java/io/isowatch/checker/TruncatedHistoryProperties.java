@@ -8,11 +8,8 @@ import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.LongRange;
 
@@ -37,18 +34,8 @@ class TruncatedHistoryProperties {
 
     private static final Set<ConsistencyModel> MODELS = Set.of(ConsistencyModel.STRICT_SERIALIZABLE);
 
-    @Provide
-    Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0));
-    }
-
-    @Provide
-    Arbitrary<GeneratorOptions> any() {
-        return GeneratorArbitraries.smallHistories(60);
-    }
-
     @Property(tries = 300, seed = "20261123")
-    void correctHistory_checkedFromAnyCut_staysValid(@ForAll("correct") GeneratorOptions generator,
+    void correctHistory_checkedFromAnyCut_staysValid(@ForAll(supplier = GeneratorArbitraries.Correct.class) GeneratorOptions generator,
                                                     @ForAll @DoubleRange(min = 0, max = 1) double cutAt) {
         List<Op> history = ListAppendGenerator.generate(generator);
         long cut = cut(history, cutAt);
@@ -60,7 +47,7 @@ class TruncatedHistoryProperties {
     }
 
     @Property(tries = 400, seed = "20261124")
-    void faultyHistory_checkedFromAnyCut_rulesOutNoMoreModels(@ForAll("any") GeneratorOptions generator,
+    void faultyHistory_checkedFromAnyCut_rulesOutNoMoreModels(@ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
                                                              @ForAll @DoubleRange(min = 0, max = 1) double cutAt,
                                                              @ForAll @LongRange(min = 0, max = 1000) long seed) {
         List<Op> history = CheckerMutator.mutate(ListAppendGenerator.generate(generator), 0.2,

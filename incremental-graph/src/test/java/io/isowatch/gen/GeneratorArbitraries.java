@@ -2,6 +2,7 @@ package io.isowatch.gen;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ArbitrarySupplier;
 import net.jqwik.api.Builders;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
@@ -46,5 +47,24 @@ public final class GeneratorArbitraries {
 
     private static Arbitrary<Double> rate() {
         return Arbitraries.doubles().between(0, 0.3).ofScale(3);
+    }
+
+    /**
+     * Small histories from a store that is correct by construction (no stale reads), for
+     * {@code @ForAll(supplier = GeneratorArbitraries.Correct.class)}.
+     */
+    public static final class Correct implements ArbitrarySupplier<GeneratorOptions> {
+        @Override
+        public Arbitrary<GeneratorOptions> get() {
+            return smallHistories(60).map(o -> o.withStaleReadRate(0));
+        }
+    }
+
+    /** Small histories, correct or not, for {@code @ForAll(supplier = GeneratorArbitraries.Any.class)}. */
+    public static final class Any implements ArbitrarySupplier<GeneratorOptions> {
+        @Override
+        public Arbitrary<GeneratorOptions> get() {
+            return smallHistories(60);
+        }
     }
 }
