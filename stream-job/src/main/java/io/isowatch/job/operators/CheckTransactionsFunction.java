@@ -393,6 +393,14 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
 
     @Override
     public void processElement(HistoryEvent event, Context ctx, Collector<Alert> out) throws Exception {
+        if (!live.containsKey(ctx.getCurrentKey()) && batchCount.value() == null
+                && EventTime.of(event) <= ctx.timerService().currentWatermark()) {
+            // A history never released, whose first event is already late: nothing to check it
+            // against and nothing to restore, so no checker (nor metric label) is made for it.
+            metrics.late();
+            ctx.output(LATE_EVENTS, event);
+            return;
+        }
         Live history = history(ctx.getCurrentKey());
         if (history.order.isWaiting(event.sequence()) || gate.isResent(history.progress, event)) {
             metrics.duplicate();
@@ -527,6 +535,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             n += h.current.atoms.stringCount();
         }
         return n;
+    }
+
+    /** Histories this task holds a checker for, for tests. */
+    int liveHistories() {
+        return live.size();
     }
 
     /** Transactions held by the checkers of every history this task holds, for tests. */

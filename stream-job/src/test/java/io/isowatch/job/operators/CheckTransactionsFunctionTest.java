@@ -219,6 +219,23 @@ class CheckTransactionsFunctionTest {
     }
 
     @Test
+    void aLateFirstEventOfAnUnknownHistory_goesToLateEvents_withoutAChecker() throws Exception {
+        CheckTransactionsFunction function = new CheckTransactionsFunction(OPTIONS, RETENTION, Duration.ofMinutes(1));
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(function, null)) {
+            HistoryEvent known = Events.invoke("agent", 0, 1, 1_000);
+            h.processElement(new StreamRecord<>(known, EventTime.of(known)));
+            h.processWatermark(5_000);
+            HistoryEvent stray = Events.invoke("stray", 0, 1, 2_000);
+            h.processElement(new StreamRecord<>(stray, EventTime.of(stray)));
+
+            assertEquals(List.of(stray), h.getSideOutput(CheckTransactionsFunction.LATE_EVENTS).stream()
+                    .map(StreamRecord::getValue).toList());
+            assertEquals(1, function.metrics().lateEvents());
+            assertEquals(1, function.liveHistories(), "only the history that was released has a checker");
+        }
+    }
+
+    @Test
     void waitingEvents_areOneStateElementPerHistory_andComeBackOnRestore() throws Exception {
         List<HistoryEvent> events = history(0, 100);
         OperatorSubtaskState waiting;

@@ -28,8 +28,10 @@ class H2IsolationIT {
      * it too, and in some runs a single-key G-single-item (an append that read a stale list but
      * landed after newer appends). READ UNCOMMITTED shows dirty reads, as documented, and in some
      * runs a list holding an element twice (duplicate-elements), which no level allows: too rare to
-     * assert. SNAPSHOT is snapshot isolation, write skew included, which its promise allows. Only
-     * what every run showed is asserted; the ladder of each run is in its report.
+     * assert. SNAPSHOT is snapshot isolation, write skew included, which its promise allows, but in
+     * one CI run it showed REPEATABLE READ's single-key G-single-item too, so only read committed
+     * is asserted for it. Only what every run showed is asserted; the ladder of each run is in its
+     * report.
      */
     static List<LevelExpectation> levels() {
         return List.of(
@@ -43,7 +45,7 @@ class H2IsolationIT {
                 LevelExpectation.of("h2-read-uncommitted", JdbcIsolation.READ_UNCOMMITTED, 24)
                         .shows("read-committed", AnomalyType.G1A, AnomalyType.G1B, AnomalyType.G1C),
                 LevelExpectation.of("h2-snapshot", JdbcIsolation.SNAPSHOT, 26)
-                        .validUnder("snapshot-isolation").shows("serializable", AnomalyType.G2_ITEM),
+                        .validUnder("read-committed").shows("serializable", AnomalyType.G2_ITEM),
                 LevelExpectation.of("h2-snapshot-register", JdbcIsolation.SNAPSHOT, 27)
                         .registers(3_000, 1_000).validUnder("snapshot-isolation"),
                 LevelExpectation.of("h2-serializable-register", JdbcIsolation.SERIALIZABLE, 25)
