@@ -57,7 +57,5 @@ interface Inference {
      *
      * @throws IllegalArgumentException when {@code cut} is negative
      */
-    default void evictBelow(int cut) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot evict transactions yet");
-    }
+    void evictBelow(int cut);
 }

@@ -308,13 +308,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          */
         int forget(long before) throws Exception {
             forgottenBefore = before;
-            int forgotten = current.checker.evictInvokedBefore(before * NANOS_PER_MILLI);
+            long cut = before * NANOS_PER_MILLI;
+            int forgotten = current.checker.evictInvokedBefore(cut);
             while (!batches.isEmpty() && batches.peekFirst()[2] < before) {
                 long[] b = batches.pollFirst();
                 checked.remove(b[0]);
                 retainedEvents -= b[1];
             }
-            long cut = before * NANOS_PER_MILLI;
             alerted.values().removeIf(first -> first < cut);
             return forgotten;
         }
