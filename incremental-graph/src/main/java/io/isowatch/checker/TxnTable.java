@@ -107,8 +107,7 @@ final class TxnTable {
                 pendingMops[slot] = null;
                 pendingSlots.release(slot);
             } else if (id >= cut && at >= 0) {
-                byte[] record = arena.read(at);
-                mopsAt.set(id, keptArena.append(record, record.length));
+                mopsAt.set(id, keptArena.appendCopy(arena, at));
             }
         }
         arena = keptArena;

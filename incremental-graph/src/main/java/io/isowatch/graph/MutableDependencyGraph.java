@@ -4,6 +4,7 @@ import io.isowatch.collect.BytePages;
 import io.isowatch.collect.IntPages;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The dependency graph: stored edges in pools with intrusive out- and in-lists, and the realtime
@@ -168,7 +169,7 @@ public final class MutableDependencyGraph implements DependencyGraph {
             return;
         }
         int kept = keepEdgesBetweenRetained(cut);
-        realtime.evictBelow(cut, nodes, stored -> keptBelow(stored, kept));
+        realtime.evictBelow(cut, nodes, new KeptEdgesBefore(kept));
         relink(cut, kept);
         nodes -= cut;
         realtimeNewest = new long[Math.max(16, (nodes >>> 6) + 1)];
@@ -181,10 +182,15 @@ public final class MutableDependencyGraph implements DependencyGraph {
      * Moves the stored edges whose ends are both retained down to {@code 0..kept-1}, in their
      * order, and returns {@code kept}. Afterwards each kept edge's {@link #ends} hold its
      * renumbered ends, {@link #nextOut} its renumbered source and {@link #nextIn} its old id, for
-     * {@link #keptBelow} and {@link #relink}.
+     * {@link KeptEdgesBefore} and {@link #relink}. Only retained sources' out-lists are walked
+     * (edges are reached from their source, which the folded ends do not name); the forgotten
+     * sources' edges are marked by a sequential fill instead, which costs less than chasing them.
      */
     private int keepEdgesBetweenRetained(int cut) {
-        for (int node = 0; node < nodes; node++) { // an edge's source is the node whose out-list holds it
+        for (int e = 0; e < edges; e++) {
+            nextIn.set(e, -1);
+        }
+        for (int node = cut; node < nodes; node++) {
             for (int e = outHead.get(node); e >= 0; e = nextOut.get(e)) {
                 nextIn.set(e, node);
             }
@@ -192,8 +198,11 @@ public final class MutableDependencyGraph implements DependencyGraph {
         int kept = 0;
         for (int e = 0; e < edges; e++) {
             int from = nextIn.get(e);
+            if (from < 0) {
+                continue;
+            }
             int to = ends.get(e) ^ from;
-            if (from >= cut && to >= cut) {
+            if (to >= cut) {
                 ends.set(kept, (from - cut) ^ (to - cut));
                 kind.set(kept, kind.get(e));
                 nextOut.set(kept, from - cut);
@@ -204,19 +213,33 @@ public final class MutableDependencyGraph implements DependencyGraph {
         return kept;
     }
 
-    /** How many of the first {@code stored} edges were kept: a binary search of the kept old ids. */
-    private int keptBelow(int stored, int kept) {
-        int low = 0;
-        int high = kept;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (nextIn.get(mid) < stored) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
+    /**
+     * How many of the first {@code stored} edges were kept, for counts given in non-decreasing
+     * order (realtime records are visited in link order, and each was linked when the graph had
+     * stored as many edges as its count says): a cursor over the kept edges' old ids, so the
+     * whole remap is one merge rather than a binary search per record.
+     */
+    private final class KeptEdgesBefore implements IntUnaryOperator {
+        private final int kept;
+        private int cursor;
+        private int lastStored;
+
+        KeptEdgesBefore(int kept) {
+            this.kept = kept;
         }
-        return low;
+
+        @Override
+        public int applyAsInt(int stored) {
+            if (stored < lastStored) {
+                throw new IllegalStateException("stored-edge counts must come in order: " + stored + " after "
+                        + lastStored);
+            }
+            lastStored = stored;
+            while (cursor < kept && nextIn.get(cursor) < stored) {
+                cursor++;
+            }
+            return cursor;
+        }
     }
 
     /** Rebuilds the out- and in-lists of the kept edges, newest first as they were added, and drops the rest. */

@@ -211,8 +211,12 @@ public final class RealtimeEdges {
 
     /** Makes {@link #scratch} hold a record of {@code count} varints and their count. */
     private void ensureScratch(int count) {
-        if (scratch.length < 5 * (count + 1)) {
-            scratch = new byte[10 * (count + 1)];
+        ensureScratchBytes(5 * (count + 1));
+    }
+
+    private void ensureScratchBytes(int length) {
+        if (scratch.length < length) {
+            scratch = new byte[2 * length];
         }
     }
 
@@ -375,7 +379,7 @@ public final class RealtimeEdges {
      * Forgets the transactions below {@code cut} and renumbers the rest down by {@code cut}, as
      * {@link MutableDependencyGraph#evictBelow} describes; {@code nodes} is the number of ids
      * given before. {@code retainedStored} maps a count of stored edges to how many of those
-     * edges the graph keeps. Must not be called while edges are being added ({@link #requireIdle}).
+     * edges the graph keeps; it is asked in link order, so with counts that never decrease. Must not be called while edges are being added ({@link #requireIdle}).
      *
      * <p>The forgotten members of Elle's buffer and of pending snapshots are dropped, the rest
      * keep their order; a forgotten pending transaction's slot is freed (its completion never
@@ -408,11 +412,9 @@ public final class RealtimeEdges {
             int at = recordAt.get(v);
             if (at <= -2) {
                 dropForgotten(slotSources[-2 - at], -2 - at, cut);
-            } else if (at >= 0) {
-                storedBefore.set(v, retainedStored.applyAsInt(storedBefore.get(v)));
             }
         }
-        compactArena(kept);
+        compactArena(kept, retainedStored);
         int[] members = buffer.toArray();
         buffer.clear();
         for (int member : members) {
@@ -432,8 +434,11 @@ public final class RealtimeEdges {
         slotCount[slot] = kept;
     }
 
-    /** Rewrites the records of the {@code kept} renumbered transactions in link order, from 0 on. */
-    private void compactArena(int kept) {
+    /**
+     * Rewrites the records of the {@code kept} renumbered transactions in link order, from 0 on,
+     * and remaps their {@link #storedBefore} counts, which link order gives in non-decreasing order.
+     */
+    private void compactArena(int kept, IntUnaryOperator retainedStored) {
         int linked = 0;
         for (int v = 0; v < kept; v++) {
             linked += recordAt.get(v) >= 0 ? 1 : 0;
@@ -450,7 +455,9 @@ public final class RealtimeEdges {
         long end = 0;
         edges = 0;
         for (long entry : byPosition) {
-            end = moveRecord((int) entry, entry >>> 32, end);
+            int txn = (int) entry;
+            storedBefore.set(txn, retainedStored.applyAsInt(storedBefore.get(txn)));
+            end = moveRecord(txn, entry >>> 32, end);
         }
         arenaEnd = end;
         arena.truncate(end);
@@ -467,7 +474,7 @@ public final class RealtimeEdges {
         if (distances.length < n) {
             distances = new int[Math.max(n, distances.length * 2)];
         }
-        arena.getVarints(from, n, distances, 0);
+        long afterRecord = arena.getVarints(from, n, distances, 0);
         int kept = 0;
         for (int i = 0; i < n; i++) {
             if (distances[i] <= txn) {
@@ -479,12 +486,22 @@ public final class RealtimeEdges {
             storedBefore.set(txn, -1);
             return end;
         }
-        ensureScratch(kept);
-        int length = putVarint(0, kept);
-        for (int i = 0; i < kept; i++) {
-            length = putVarint(length, distances[i]);
+        int length;
+        if (kept == n) { // the usual case: every predecessor retained, so the bytes move as they are
+            length = (int) (afterRecord - at);
+            if (end != at) {
+                ensureScratchBytes(length);
+                arena.get(at, scratch, length);
+                arena.set(end, scratch, length);
+            }
+        } else {
+            ensureScratch(kept);
+            length = putVarint(0, kept);
+            for (int i = 0; i < kept; i++) {
+                length = putVarint(length, distances[i]);
+            }
+            arena.set(end, scratch, length); // read whole before: the new record may overlap the old
         }
-        arena.set(end, scratch, length); // read whole before: the new record may overlap the old
         recordAt.set(txn, (int) end);
         edges += kept;
         return end + length;

@@ -11,7 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
-/** {@link ByteRecords} gives every record back as appended, whatever their lengths and however they fall across pages. */
+/** {@link ByteRecords} gives every record back as appended or copied, whatever their lengths and however they fall across pages. */
 class ByteRecordsProperties {
 
     @Property(tries = 200)
@@ -24,6 +24,26 @@ class ByteRecordsProperties {
         }
         for (int i = records.size() - 1; i >= 0; i--) {
             assertArrayEquals(records.get(i), store.read(positions.get(i)), "record " + i);
+        }
+    }
+
+    @Property(tries = 200)
+    void copiedRecords_readBackEqual(@ForAll("records") List<byte[]> records, @ForAll("records") List<byte[]> before) {
+        ByteRecords source = new ByteRecords();
+        List<Long> positions = new ArrayList<>();
+        for (byte[] r : records) {
+            positions.add(source.append(r, r.length));
+        }
+        ByteRecords copy = new ByteRecords();
+        for (byte[] r : before) { // copies land at other positions than in the source
+            copy.append(r, r.length);
+        }
+        List<Long> copied = new ArrayList<>();
+        for (int i = records.size() - 1; i >= 0; i--) { // in another order than appended
+            copied.add(copy.appendCopy(source, positions.get(i)));
+        }
+        for (int i = 0; i < records.size(); i++) {
+            assertArrayEquals(records.get(records.size() - 1 - i), copy.read(copied.get(i)), "copy " + i);
         }
     }
 
