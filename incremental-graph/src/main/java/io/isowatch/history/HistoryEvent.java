@@ -20,26 +20,48 @@ import java.util.Objects;
  * tasks. An event whose string atoms belong to a table its holder keeps (the agent's recorder)
  * has no names, like an event of integers only.
  *
- * @param source   the recording agent's id
- * @param sequence the agent's event counter
- * @param op       the Jepsen op
- * @param strings  the names of the op's string atoms, by code; empty when it has none or they
- *                 belong to a table its holder keeps
+ * <p><b>Its encoding, kept.</b> An event decoded from the binary form ({@code BinaryEventCodec})
+ * may keep the bytes it came from ({@link #encoding}), so that whoever writes it on (the stream
+ * job: from its source to the checker, and into state) copies them instead of encoding it again.
+ * The bytes are not part of the value: equality, hash and text are those of the four fields,
+ * as a record's would be.
  */
-public record HistoryEvent(String source, long sequence, Op op, List<String> strings) {
+public final class HistoryEvent {
 
     private static final long FIRST_STRING = Long.MIN_VALUE;
 
-    public HistoryEvent {
+    private final String source;
+    private final long sequence;
+    private final Op op;
+    private final List<String> strings;
+    /** The binary form this event was decoded from, or null. */
+    private final byte[] encoding;
+
+    /**
+     * @param source   the recording agent's id
+     * @param sequence the agent's event counter
+     * @param op       the Jepsen op
+     * @param strings  the names of the op's string atoms, by code; empty when it has none or they
+     *                 belong to a table its holder keeps
+     */
+    public HistoryEvent(String source, long sequence, Op op, List<String> strings) {
+        this(source, sequence, op, strings, null);
+    }
+
+    private HistoryEvent(String source, long sequence, Op op, List<String> strings, byte[] encoding) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(op, "op");
-        strings = List.copyOf(strings);
         if (source.isEmpty()) {
             throw new IllegalArgumentException("an event's source (agent id) must not be empty");
         }
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must be >= 0, got " + sequence);
         }
+        this.source = source;
+        this.sequence = sequence;
+        this.op = op;
+        this.strings = List.copyOf(strings);
+        this.encoding = encoding;
     }
 
     /** An event whose string atoms, if any, belong to a table its holder keeps. */
@@ -62,6 +84,55 @@ public record HistoryEvent(String source, long sequence, Op op, List<String> str
             names.add((String) atoms.valueOf(FIRST_STRING + i));
         }
         return new HistoryEvent(source, sequence, op, names);
+    }
+
+    /**
+     * The event of integer atoms only that {@code encoding}, its whole binary form, was just
+     * decoded into: the decoder's own use ({@code BinaryEventCodec#decodeKeeping}). The array
+     * is kept, not copied, so its owner must not change it afterwards.
+     */
+    public static HistoryEvent decodedFrom(String source, long sequence, Op op, byte[] encoding) {
+        return new HistoryEvent(source, sequence, op, List.of(), Objects.requireNonNull(encoding, "encoding"));
+    }
+
+    public String source() {
+        return source;
+    }
+
+    public long sequence() {
+        return sequence;
+    }
+
+    public Op op() {
+        return op;
+    }
+
+    public List<String> strings() {
+        return strings;
+    }
+
+    /**
+     * The binary form ({@code BinaryEventCodec}) this event was decoded from, or null when it
+     * was not kept; shared, not copied: do not change it.
+     */
+    public byte[] encoding() {
+        return encoding;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HistoryEvent e && sequence == e.sequence && source.equals(e.source) && op.equals(e.op)
+                && strings.equals(e.strings);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(source, sequence, op, strings);
+    }
+
+    @Override
+    public String toString() {
+        return "HistoryEvent[source=" + source + ", sequence=" + sequence + ", op=" + op + ", strings=" + strings + "]";
     }
 
     /** A table naming this event's string atoms, for writing the event out; fresh on each call. */

@@ -213,7 +213,7 @@ public final class BinaryEventCodec {
      */
     public HistoryEvent decode(byte[] src, int offset, int length) {
         try {
-            return read(in.wrap(src, offset, length), length);
+            return read(in.wrap(src, offset, length), length, null);
         } finally {
             in.release();
         }
@@ -225,6 +225,21 @@ public final class BinaryEventCodec {
     }
 
     /**
+     * Reads one event that fills the whole array, which the event keeps as its
+     * {@link HistoryEvent#encoding} when it names no strings (so writing it on is a copy). The
+     * caller hands the array over: it must not change it afterwards.
+     *
+     * @throws BinaryFormatException when the bytes are not one event of a supported version
+     */
+    public HistoryEvent decodeKeeping(byte[] src) {
+        try {
+            return read(in.wrap(src, 0, src.length), src.length, src);
+        } finally {
+            in.release();
+        }
+    }
+
+    /**
      * Reads one event that fills the buffer from its position to its limit, and advances the
      * position to the limit.
      *
@@ -233,7 +248,7 @@ public final class BinaryEventCodec {
      */
     public HistoryEvent decode(ByteBuffer src) {
         try {
-            HistoryEvent event = read(in.wrap(src), src.remaining());
+            HistoryEvent event = read(in.wrap(src), src.remaining(), null);
             src.position(src.limit());
             return event;
         } finally {
@@ -347,7 +362,7 @@ public final class BinaryEventCodec {
 
     // ---- reading ----
 
-    private HistoryEvent read(BinaryInput i, int length) {
+    private HistoryEvent read(BinaryInput i, int length, byte[] keep) {
         if (length < HEADER_SIZE) {
             throw new BinaryFormatException(0, BinaryMessages.tooShortForHeader(length));
         }
@@ -387,7 +402,9 @@ public final class BinaryEventCodec {
             throw i.fail(BinaryMessages.trailingBytes(i.remaining()));
         }
         try {
-            return new HistoryEvent(source, sequence, new Op(index, time, TYPES[typeCode], process, mops));
+            Op op = new Op(index, time, TYPES[typeCode], process, mops);
+            return keep != null && nStrings == 0 ? HistoryEvent.decodedFrom(source, sequence, op, keep)
+                    : new HistoryEvent(source, sequence, op);
         } catch (IllegalArgumentException e) {
             throw new BinaryFormatException(0, BinaryMessages.invalidEvent(e.getMessage()));
         }

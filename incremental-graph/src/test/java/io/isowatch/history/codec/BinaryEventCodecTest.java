@@ -15,6 +15,8 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,6 +95,27 @@ class BinaryEventCodecTest {
         assertArrayEquals(new long[] {a.value(), 9, a.key()}, r.values());
         // re-encoding from the reader's table gives the same bytes: the wire carries texts, not codes
         assertArrayEquals(bytes, new BinaryEventCodec(readerAtoms).encode(back));
+    }
+
+    @Test
+    void decodeKeeping_integerEvent_keepsTheVeryArrayAsItsEncoding() {
+        byte[] bytes = new BinaryEventCodec(new AtomTable()).encode(SMALL);
+        HistoryEvent back = new BinaryEventCodec(new AtomTable()).decodeKeeping(bytes);
+        assertEquals(SMALL, back);
+        assertSame(bytes, back.encoding(), "kept, not copied");
+        assertNull(SMALL.encoding(), "an event made in memory has none");
+        assertNull(new BinaryEventCodec(new AtomTable()).decode(bytes).encoding(), "plain decode keeps nothing");
+        assertEquals(SMALL.hashCode(), back.hashCode(), "the bytes are not part of the value");
+        assertEquals(SMALL.toString(), back.toString());
+    }
+
+    @Test
+    void decodeKeeping_eventNamingStrings_keepsNothing() {
+        AtomTable atoms = new AtomTable();
+        HistoryEvent e = event(0, OpType.OK, new MicroOp.Append(atoms.ofString("x"), 1));
+        byte[] bytes = new BinaryEventCodec(atoms).encode(e);
+        HistoryEvent back = new BinaryEventCodec(new AtomTable()).decodeKeeping(bytes);
+        assertNull(back.encoding(), "its codes belong to the reader's table, which its holder re-codes");
     }
 
     @Test

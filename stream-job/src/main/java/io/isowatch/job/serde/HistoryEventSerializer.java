@@ -18,6 +18,10 @@ import java.io.IOException;
  * versioned binary format ({@link BinaryEventCodec}), so state written today stays readable as
  * long as the codec reads that version.
  *
+ * <p>An event decoded from the binary form keeps its bytes ({@link HistoryEvent#encoding}): the
+ * source's records and the events read here are written on as they came, a copy instead of an
+ * encoding, from the source to the checker and into its state.
+ *
  * <p>Events are immutable, so {@code copy} returns its argument. Each instance owns a codec,
  * which is not thread-safe; {@link #duplicate()} therefore makes a new instance. String atoms are
  * written by the names the event carries ({@link HistoryEvent#strings}) and read back into a
@@ -82,7 +86,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
 
     @Override
     public void serialize(HistoryEvent record, DataOutputView target) throws IOException {
-        byte[] bytes = codec(record).encode(record);
+        byte[] bytes = record.encoding() != null ? record.encoding() : codec(record).encode(record);
         target.writeInt(bytes.length);
         target.write(bytes);
     }
@@ -96,7 +100,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         byte[] bytes = new byte[length];
         source.readFully(bytes);
         try {
-            HistoryEvent event = decoder().decode(bytes);
+            HistoryEvent event = decoder().decodeKeeping(bytes);
             if (decoder.atoms().stringCount() == 0) { // integers only: nothing to name
                 return event;
             }

@@ -133,9 +133,12 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         }
         HistoryEvent decoded;
         try {
-            decoded = binary.decode(value);
+            decoded = binary.decodeKeeping(value); // Kafka gives each record its own array
         } catch (BinaryFormatException e) {
             return deadLetter(record, "binary event record, at byte " + e.offset() + ": " + e.getMessage());
+        }
+        if (decoded.encoding() != null && decoded.op().time() >= 0) {
+            return Either.Right(decoded); // integers only: the record's bytes travel on as they came
         }
         return event(record, decoded.source(), decoded.sequence(), decoded.op());
     }

@@ -19,6 +19,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HistoryRecordDeserializerTest {
@@ -171,6 +172,24 @@ class HistoryRecordDeserializerTest {
         assertEquals(fromJson.op().process(), fromBinary.op().process());
         assertEquals("user:42", checkers.valueOf(fromBinary.opIn(checkers).value().get(0).key()));
         assertEquals("v-1", checkers.valueOf(((MicroOp.Append) fromBinary.opIn(checkers).value().get(0)).value()));
+    }
+
+    @Test
+    void decode_binaryIntegerRecord_keepsTheRecordsBytesAsTheEventsEncoding() {
+        HistoryEvent sent = new HistoryEvent("agent-b", 3, new Op(3, 7_000, OpType.OK, 1,
+                List.of(new MicroOp.Append(4, 5), new MicroOp.Read(4, new long[] {5}))));
+        byte[] value = new BinaryEventCodec(new AtomTable()).encode(sent);
+        HistoryEvent got = deserializer.decode(binaryRecord(0, value)).right();
+        assertEquals(sent, got);
+        assertSame(value, got.encoding(), "written on to the checker as it came, not encoded again");
+    }
+
+    @Test
+    void decode_binaryRecordWithoutTime_isADeadLetterStill() {
+        HistoryEvent sent = new HistoryEvent("agent-b", 3, new Op(3, -1, OpType.OK, 1, List.of(new MicroOp.Append(4, 5))));
+        Either<DeadLetter, HistoryEvent> got = deserializer.decode(binaryRecord(0, new BinaryEventCodec(new AtomTable()).encode(sent)));
+        assertTrue(got.isLeft(), () -> String.valueOf(got));
+        assertTrue(got.left().error().contains("\"time\""), got.left().error());
     }
 
     @Test

@@ -9,17 +9,21 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
+import io.isowatch.history.codec.BinaryEventCodec;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.Events;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.operators.ProcessProgress;
 import io.isowatch.testing.Golden;
 
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +45,22 @@ class SerializersTest {
                 Events.ok("a1", 1, 1, 11),
                 new HistoryEvent("a2", 7, new Op(3, -1, OpType.INFO, 0, List.of())),
                 withStrings()));
+    }
+
+    @Test
+    void historyEvent_keptEncoding_isWrittenAsItCame_andTheReadEventKeepsItsOwn() throws Exception {
+        HistoryEvent made = Events.ok("a1", 1, 1, 11);
+        byte[] encoded = new BinaryEventCodec(new AtomTable()).encode(made);
+        HistoryEvent decoded = new BinaryEventCodec(new AtomTable()).decodeKeeping(encoded);
+        HistoryEventSerializer serializer = new HistoryEventSerializer();
+        DataOutputSerializer fromMemory = new DataOutputSerializer(64);
+        serializer.serialize(made, fromMemory);
+        DataOutputSerializer fromBytes = new DataOutputSerializer(64);
+        serializer.serialize(decoded, fromBytes);
+        assertArrayEquals(fromMemory.getCopyOfBuffer(), fromBytes.getCopyOfBuffer(), "the same bytes either way");
+        HistoryEvent read = serializer.deserialize(new DataInputDeserializer(fromBytes.getCopyOfBuffer()));
+        assertEquals(made, read);
+        assertArrayEquals(encoded, read.encoding(), "the event read keeps what it was read from");
     }
 
     /** Compared as check prints them: the text and JSON of each verdict. */
