@@ -379,7 +379,8 @@ public final class RealtimeEdges {
      * Forgets the transactions below {@code cut} and renumbers the rest down by {@code cut}, as
      * {@link MutableDependencyGraph#evictBelow} describes; {@code nodes} is the number of ids
      * given before. {@code retainedStored} maps a count of stored edges to how many of those
-     * edges the graph keeps; it is asked in link order, so with counts that never decrease. Must not be called while edges are being added ({@link #requireIdle}).
+     * edges the graph keeps; it is asked in link order, so with counts that never decrease.
+     * Must not be called while edges are being added ({@link #requireIdle}).
      *
      * <p>The forgotten members of Elle's buffer and of pending snapshots are dropped, the rest
      * keep their order; a forgotten pending transaction's slot is freed (its completion never
