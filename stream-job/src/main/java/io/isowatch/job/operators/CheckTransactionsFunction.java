@@ -80,7 +80,7 @@ import java.util.function.BiConsumer;
  * history, each event costs one checker step, and nothing is replayed while running. A checker
  * that forgets can only miss edges, never invent one ({@code EvictionProperties} in the core).
  * One exception to "no replay": the checker's table of string keys and values cannot forget (the
- * core's state holds their codes), so a history whose string table has doubled since the checker
+ * core's state holds their codes), so a history whose string table has quadrupled since the checker
  * was built, and holds at least {@value #STRINGS_BEFORE_REBUILD} strings, gets a checker rebuilt
  * from the batches kept, with a fresh table: integer-only histories, as the agent records them,
  * never do.
@@ -135,8 +135,6 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
      * agent). Releases follow event time, so a history whose times follow its indices, as the
      * recorder's do, enters the checker exactly in index order.
      */
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-
     static final Comparator<HistoryEvent> ORDER = Comparator.comparingLong((HistoryEvent e) -> e.op().index());
 
     private final CheckerOptions options;
@@ -308,7 +306,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          */
         int forget(long before) throws Exception {
             forgottenBefore = before;
-            long cut = before * NANOS_PER_MILLI;
+            long cut = EventTime.opTime(before);
             int forgotten = current.checker.evictInvokedBefore(cut);
             while (!batches.isEmpty() && batches.peekFirst()[2] < before) {
                 long[] b = batches.pollFirst();
@@ -337,9 +335,19 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                     accept(e, null);
                 }
             }
-            current.checker.evictInvokedBefore(forgottenBefore * NANOS_PER_MILLI);
-            current.stringsAtBuild = current.atoms.stringCount();
+            replayed();
             rebuilding = false;
+        }
+
+        /**
+         * Ends a replay of the kept batches: the new checker forgets what the last eviction
+         * forgot, and its string table's size becomes the mark it is rebuilt against.
+         */
+        void replayed() {
+            if (forgottenBefore != Long.MIN_VALUE) {
+                current.checker.evictInvokedBefore(EventTime.opTime(forgottenBefore));
+            }
+            current.stringsAtBuild = current.atoms.stringCount();
         }
 
         /** Whether the string table has grown enough to be rebuilt (see the class comment). */
@@ -509,9 +517,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         Long before = forgottenBefore.value();
         if (before != null) {
             h.forgottenBefore = before;
-            h.current.checker.evictInvokedBefore(before * NANOS_PER_MILLI);
         }
-        h.current.stringsAtBuild = h.current.atoms.stringCount();
+        h.replayed();
         Long resumeAt = nextSequence.value();
         if (resumeAt != null) {
             h.order.resumeAt(resumeAt);

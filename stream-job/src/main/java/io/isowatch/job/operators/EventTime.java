@@ -20,9 +20,16 @@ public final class EventTime {
     private EventTime() {
     }
 
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
     /** The event's timestamp in milliseconds. */
     public static long of(HistoryEvent event) {
-        return Math.floorDiv(event.op().time(), 1_000_000L);
+        return Math.floorDiv(event.op().time(), NANOS_PER_MILLI);
+    }
+
+    /** An event time in milliseconds as an op time: the first nanosecond of that millisecond. */
+    public static long opTime(long millis) {
+        return millis * NANOS_PER_MILLI;
     }
 
     /**
