@@ -13,15 +13,20 @@ import java.util.Map;
  * Keeps the strongly connected components of a growing graph and a topological order of their
  * condensation, so that each new edge is classified as harmless, or as one that closes cycles.
  *
- * <p>The order is maintained with Pearce and Kelly's dynamic topological sort ("A Dynamic
- * Topological Sort Algorithm for Directed Acyclic Graphs", JEA 2006): an edge that agrees with
- * the order costs O(1); one that points backwards searches only the affected region between its
- * ends, in both directions, and reorders that region. When the forward search reaches the
- * source, the nodes on paths back to it become one component (union-find with member lists), so
- * the order stays a topological order of the condensation. Amortised cost per edge is
- * proportional to the affected region.
+ * <p>An edge that agrees with the order costs O(1). One that points backwards searches forward
+ * from its target, among the components placed no later than its source. When that search does
+ * not reach the source, the edge closes no cycle, and the range between the two ends is shifted
+ * as Marchetti-Spaccamela, Nanni and Rohnert do: the reached components move after the source
+ * ({@link #shiftReachedAfter}). When it does, the search backward from the source finds the
+ * nodes on paths back to it, they become one component (union-find with member lists), and the
+ * affected region is reordered as in Pearce and Kelly's dynamic topological sort ("A Dynamic
+ * Topological Sort Algorithm for Directed Acyclic Graphs", JEA 2006). Either way the order stays
+ * a topological order of the condensation, and the components are what they would be with any
+ * other order. Cost per backward edge: the forward search plus the range's length, or for an
+ * edge that closes a cycle, both searches.
  *
- * <p>Memory: a node costs its position, union-find parent and search mark (12 bytes) and a bit
+ * <p>Memory: a node costs its position, the inverse (the component at a position), union-find
+ * parent and search mark (16 bytes) and a bit
  * saying whether it shares its component; member lists, sizes and tags exist only for components
  * of more than one node, which an anomaly-free history hardly has.
  *
@@ -37,6 +42,11 @@ public final class IncrementalCycleIndex {
     private final DependencyGraph graph;
 
     private int[] ord = new int[1024];
+    /**
+     * The inverse of {@code ord}: the component at each position. Positions a merge left behind
+     * hold a stale entry, a node whose {@code ord} is elsewhere or that no longer represents.
+     */
+    private int[] at = new int[1024];
     private int[] parent = new int[1024];
     private int[] mark = new int[1024];
     /** One bit per node: set once it is in a component of more than one node. */
@@ -66,12 +76,14 @@ public final class IncrementalCycleIndex {
             if (nodes == ord.length) {
                 int cap = ord.length + (ord.length >> 1); // 1.5x: less slack than doubling at millions of nodes
                 ord = Arrays.copyOf(ord, cap);
+                at = Arrays.copyOf(at, cap);
                 parent = Arrays.copyOf(parent, cap);
                 mark = Arrays.copyOf(mark, cap);
                 shared = Arrays.copyOf(shared, (cap + 63) >>> 6);
             }
             int n = nodes++;
-            ord[n] = nextOrd++;
+            ord[n] = nextOrd;
+            at[nextOrd++] = n;
             parent[n] = n;
         }
     }
@@ -128,12 +140,12 @@ public final class IncrementalCycleIndex {
         int upper = ord[rf];
         int forwardMark = ++epoch;
         boolean cycle = searchForward(rt, upper, forwardMark, rf);
-        int backwardMark = ++epoch;
-        searchBackward(rf, lower, backwardMark);
         if (!cycle) {
-            reorder(NO_CYCLE);
+            shiftReachedAfter(lower, upper, forwardMark);
             return NO_CYCLE;
         }
+        int backwardMark = ++epoch;
+        searchBackward(rf, lower, backwardMark);
         int merged = mergeOnPaths(forwardMark, backwardMark);
         reorder(merged);
         return merged;
@@ -198,6 +210,44 @@ public final class IncrementalCycleIndex {
         }
     }
 
+    /**
+     * Restores the order after a backward edge that closed no cycle, as Marchetti-Spaccamela,
+     * Nanni and Rohnert do ("Maintaining a topological order under edge insertions", IPL 1996):
+     * of the components placed from {@code lower} to {@code upper}, those the forward search did
+     * not reach keep their order and move to the front, the source (at {@code upper}) among
+     * them, and the reached ones follow, in their order. Nothing reached has an edge to an
+     * unreached component in the range (the search would have reached it), so the order stays
+     * topological. It costs the range's length without walking a single edge, where Pearce and
+     * Kelly's backward search walks every in-edge of every component that reaches the source:
+     * with realtime predecessors decoded on the way, that was most of this index's time.
+     */
+    private void shiftReachedAfter(int lower, int upper, int reachedMark) {
+        stack.clear();
+        int free = lower;
+        for (int p = lower; p <= upper; p++) {
+            int rep = at[p];
+            if (rep < 0 || parent[rep] != rep || ord[rep] != p) {
+                continue; // a slot a merge gave up
+            }
+            if (mark[rep] == reachedMark) {
+                stack.add(rep);
+            } else {
+                place(rep, free++);
+            }
+        }
+        for (int i = 0; i < stack.size(); i++) {
+            place(stack.get(i), free++);
+        }
+        for (int p = free; p <= upper; p++) {
+            at[p] = -1;
+        }
+    }
+
+    private void place(int rep, int position) {
+        ord[rep] = position;
+        at[position] = rep;
+    }
+
     /** Merges the components seen by both searches (they lie on paths closing the cycle). */
     private int mergeOnPaths(int forwardMark, int backwardMark) {
         int merged = -1;
@@ -239,26 +289,21 @@ public final class IncrementalCycleIndex {
     }
 
     /**
-     * Pearce–Kelly reordering: the backward set (minus the merged component) first, then the
-     * merged component, then the forward set, in the slots the affected nodes held before.
+     * Pearce–Kelly reordering after a merge: the backward set (minus the merged component)
+     * first, then the merged component, then the forward set, in the slots the affected nodes
+     * held before; the merged component reuses the smallest slot its parts held.
      */
     private void reorder(int merged) {
-        IntList slots = new IntList(forward.size() + backward.size());
-        IntList sequence = new IntList(forward.size() + backward.size());
+        IntList slots = new IntList(forward.size() + backward.size() + 1);
+        IntList sequence = new IntList(forward.size() + backward.size() + 1);
         appendSorted(backward, merged, sequence, slots);
-        if (merged >= 0) {
-            sequence.add(merged);
-        }
+        sequence.add(merged);
+        slots.add(ord[merged]);
         appendSorted(forward, merged, sequence, slots);
         int[] pool = slots.toArray();
-        if (merged >= 0) {
-            // The merged component also needs a slot; it reuses the smallest slot its parts held.
-            pool = Arrays.copyOf(pool, pool.length + 1);
-            pool[pool.length - 1] = ord[merged];
-        }
         Arrays.sort(pool);
         for (int i = 0; i < sequence.size(); i++) {
-            ord[sequence.get(i)] = pool[i];
+            place(sequence.get(i), pool[i]);
         }
     }
 
@@ -334,6 +379,7 @@ public final class IncrementalCycleIndex {
     private void reset(int kept) {
         int cap = Math.max(1024, kept + (kept >> 1)); // the slack ensureNode would have grown
         ord = new int[cap];
+        at = new int[cap];
         parent = new int[cap];
         mark = new int[cap];
         shared = new long[(cap + 63) >>> 6];
@@ -361,6 +407,7 @@ public final class IncrementalCycleIndex {
             parent[m] = rep;
             ord[m] = position;
         }
+        at[position] = rep;
         if (to - from > 1) {
             for (int i = from; i < to; i++) {
                 int m = members[i];

@@ -27,8 +27,25 @@ class IncrementalCycleIndexProperties {
         return edge.list().ofMinSize(1).ofMaxSize(60);
     }
 
+    /** Longer ranges between an edge's ends: shifts across many components and merged slots. */
+    @Provide
+    Arbitrary<List<int[]>> longerEdgeSequences() {
+        Arbitrary<int[]> edge = Arbitraries.integers().between(0, 39).array(int[].class).ofSize(2);
+        return edge.list().ofMinSize(1).ofMaxSize(160);
+    }
+
     @Property(tries = 400, seed = "20261123")
     void everyPrefix_componentsMatchTarjanAndOrderIsTopological(@ForAll("edgeSequences") List<int[]> edges) {
+        checkEveryPrefix(edges);
+    }
+
+    @Property(tries = 150, seed = "20261127")
+    void everyPrefixOfALongerSequence_componentsMatchTarjanAndOrderIsTopological(
+            @ForAll("longerEdgeSequences") List<int[]> edges) {
+        checkEveryPrefix(edges);
+    }
+
+    private static void checkEveryPrefix(List<int[]> edges) {
         MutableDependencyGraph graph = new MutableDependencyGraph();
         IncrementalCycleIndex index = new IncrementalCycleIndex(graph);
         List<int[]> added = new ArrayList<>();
