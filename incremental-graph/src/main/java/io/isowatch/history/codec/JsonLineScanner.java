@@ -514,8 +514,18 @@ final class JsonLineScanner {
         }
     }
 
-    /** Spaces and tabs; a carriage return only as the line's last byte (before its newline). */
+    /**
+     * Spaces and tabs; a carriage return only as the line's last byte (before its newline).
+     * Small enough for the JIT to inline at each of its many calls, even under the launcher's
+     * inlining limits; the loop runs only where there is space, which most histories never have.
+     */
     private void skipSpace() {
+        if (p < end && b[p] <= ' ') {
+            skipSpaceRun();
+        }
+    }
+
+    private void skipSpaceRun() {
         while (p < end) {
             byte c = b[p];
             if (c == ' ' || c == '\t') {
