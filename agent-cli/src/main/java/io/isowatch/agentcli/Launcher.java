@@ -18,9 +18,14 @@ public final class Launcher {
 
     /** Runs {@code command} (a picocli top-level command) on stdout and stderr in UTF-8, then exits with its code. */
     public static void runAndExit(Object command, String... args) {
+        runAndExit(new CommandLine(command), args);
+    }
+
+    /** Runs {@code cli} (a picocli top-level command line) on stdout and stderr in UTF-8, then exits with its code. */
+    public static void runAndExit(CommandLine cli, String... args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = run(command, out, err, args);
+        int code = run(cli, out, err, args);
         out.flush();
         err.flush();
         System.exit(code);
@@ -31,7 +36,11 @@ public final class Launcher {
      * failure prints one line, "isowatch: " and the message, and returns {@link ExitCodes#ERROR}.
      */
     public static int run(Object command, PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(command);
+        return run(new CommandLine(command), out, err, args);
+    }
+
+    /** As {@link #run(Object, PrintWriter, PrintWriter, String...)}, for a command line already built. */
+    public static int run(CommandLine cli, PrintWriter out, PrintWriter err, String... args) {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -25,6 +25,15 @@ class JobCommandTest {
     }
 
     @Test
+    void helpSubcommand_showsTheSameKeys() {
+        // `help job` builds every subcommand, not only the one named: the keys must be there too.
+        CheckCommandTest.Run r = CheckCommandTest.run("help", "job");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().contains("--bootstrap-servers=VALUE"), r.out());
+        assertEquals(CheckCommandTest.run("job", "--help").out(), r.out());
+    }
+
+    @Test
     void unknownOption_isAOneLineErrorAnd255() {
         CheckCommandTest.Run r = CheckCommandTest.run("job", "--bootstrap-servers", "localhost:9092", "--paralelism", "2");
         assertEquals(ExitCodes.ERROR, r.code());
