@@ -7,9 +7,7 @@ import io.isowatch.anomaly.Txn;
 import io.isowatch.history.MicroOp;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Elle's lost-update rule: two committed transactions that read the same version of a key before
@@ -27,11 +25,13 @@ import java.util.Map;
  */
 final class LostUpdates {
 
+    /** Each key's slot in {@code byKey}: a primitive map, so a lookup boxes nothing. */
+    private LongIntMap slotOfKey = new LongIntMap();
     /**
-     * Per key, per version: the one transaction that read it and wrote the key (an id, >= 0), or
-     * {@code -2 - g} once a second one made group {@code g}.
+     * Per key (by slot), per version: the one transaction that read it and wrote the key (an id,
+     * >= 0), or {@code -2 - g} once a second one made group {@code g}.
      */
-    private Map<Long, LongIntMap> byKey = new HashMap<>();
+    private List<LongIntMap> byKey = new ArrayList<>();
     private List<long[]> groupKeyVersion = new ArrayList<>();
     private List<IntList> groupMembers = new ArrayList<>();
     private List<Integer> reported = new ArrayList<>();
@@ -48,7 +48,7 @@ final class LostUpdates {
             return -1;
         }
         long key = mops.get(read).key();
-        LongIntMap readers = byKey.computeIfAbsent(key, k -> new LongIntMap(4));
+        LongIntMap readers = versionsOf(key);
         int seen = readers.get(version);
         if (seen == LongIntMap.MISSING) {
             readers.put(version, txn);
@@ -67,6 +67,16 @@ final class LostUpdates {
         groupMembers.add(members);
         reported.add(g);
         return g;
+    }
+
+    private LongIntMap versionsOf(long key) {
+        int slot = slotOfKey.get(key);
+        if (slot == LongIntMap.MISSING) {
+            slot = byKey.size();
+            slotOfKey.put(key, slot);
+            byKey.add(new LongIntMap(4));
+        }
+        return byKey.get(slot);
     }
 
     private static boolean firstRead(List<MicroOp> mops, int i) {
@@ -112,17 +122,19 @@ final class LostUpdates {
                 keptMembers.add(members);
             }
         }
-        Map<Long, LongIntMap> keptByKey = new HashMap<>();
-        byKey.forEach((key, readers) -> {
+        LongIntMap keptSlots = new LongIntMap();
+        List<LongIntMap> keptByKey = new ArrayList<>();
+        slotOfKey.forEach((key, slot) -> {
             LongIntMap kept = new LongIntMap(4);
-            readers.forEach((version, seen) -> {
+            byKey.get(slot).forEach((version, seen) -> {
                 int now = survivor(seen, cut, renumbered, alone);
                 if (now != LongIntMap.MISSING) {
                     kept.put(version, now);
                 }
             });
             if (kept.size() > 0) {
-                keptByKey.put(key, kept);
+                keptSlots.put(key, keptByKey.size());
+                keptByKey.add(kept);
             }
         });
         List<Integer> keptReported = new ArrayList<>();
@@ -131,6 +143,7 @@ final class LostUpdates {
                 keptReported.add(renumbered[g]);
             }
         }
+        slotOfKey = keptSlots;
         byKey = keptByKey;
         groupKeyVersion = keptKeyVersion;
         groupMembers = keptMembers;

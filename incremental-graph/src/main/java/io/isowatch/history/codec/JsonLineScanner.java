@@ -341,26 +341,30 @@ final class JsonLineScanner {
      * it fits a long, followed by a delimiter rather than a fraction or an exponent.
      */
     private long plainInteger() {
-        boolean negative = false;
-        if (peek() == '-') {
-            negative = true;
-            p++;
+        // Locals rather than fields in the loop: this runs for every key, element and time.
+        byte[] bytes = b;
+        int i = p;
+        int stop = end;
+        boolean negative = i < stop && bytes[i] == '-';
+        if (negative) {
+            i++;
         }
-        int from = p;
+        int from = i;
         long value = 0;
-        while (p < end) {
-            int d = b[p] - '0';
+        while (i < stop) {
+            int d = bytes[i] - '0';
             if (d < 0 || d > 9) {
                 break;
             }
-            if (p - from >= SAFE_DIGITS && value > (Long.MAX_VALUE - d) / 10) {
+            if (i - from >= SAFE_DIGITS && value > (Long.MAX_VALUE - d) / 10) {
                 throw NOT_SURE; // beyond a long (Long.MIN_VALUE too): the general reader words it
             }
             value = value * 10 + d;
-            p++;
+            i++;
         }
-        int digits = p - from;
-        if (digits == 0 || (b[from] == '0' && digits > 1)) {
+        p = i;
+        int digits = i - from;
+        if (digits == 0 || (bytes[from] == '0' && digits > 1)) {
             throw NOT_SURE;
         }
         endOfScalar();
@@ -383,18 +387,19 @@ final class JsonLineScanner {
      */
     private int plainString() {
         expect('"');
+        byte[] bytes = b;
         int from = p;
-        while (p < end) {
-            byte c = b[p];
+        int stop = end;
+        for (int i = from; i < stop; i++) {
+            byte c = bytes[i];
             if (c == '"') {
-                p++;
+                p = i + 1;
                 return from;
             }
             // Bytes are signed: anything from 0x80 up (non-ASCII) is negative and lands here too.
             if (c < 0x20 || c == '\\') {
                 throw NOT_SURE;
             }
-            p++;
         }
         throw NOT_SURE;
     }
