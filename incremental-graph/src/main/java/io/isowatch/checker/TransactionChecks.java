@@ -2,7 +2,6 @@ package io.isowatch.checker;
 
 import io.isowatch.history.MicroOp;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,29 +31,38 @@ final class TransactionChecks {
             if (!(mops.get(i) instanceof MicroOp.Read read) || !read.known()) {
                 continue;
             }
+            // Find the latest earlier read of the key and count the appends since, allocating
+            // nothing for the usual read that nothing of its own precedes.
             long key = read.key();
-            List<Long> appended = new ArrayList<>();
-            long[] base = null;
+            int baseAt = -1;
+            int appends = 0;
             for (int j = i - 1; j >= 0; j--) {
                 MicroOp earlier = mops.get(j);
                 if (earlier.key() != key) {
                     continue;
                 }
-                if (earlier instanceof MicroOp.Append a) {
-                    appended.add(0, a.value());
+                if (earlier instanceof MicroOp.Append) {
+                    appends++;
                 } else if (earlier instanceof MicroOp.Read r && r.known()) {
-                    base = r.values();
+                    baseAt = j;
                     break;
                 }
             }
-            if (base == null && appended.isEmpty()) {
+            if (baseAt < 0 && appends == 0) {
                 continue;
             }
-            long[] expected = concat(base == null ? new long[0] : base, appended);
-            boolean ok = base != null ? java.util.Arrays.equals(expected, read.values())
+            long[] base = baseAt < 0 ? new long[0] : ((MicroOp.Read) mops.get(baseAt)).values();
+            long[] expected = java.util.Arrays.copyOf(base, base.length + appends);
+            int next = base.length;
+            for (int j = baseAt + 1; j < i; j++) {
+                if (mops.get(j).key() == key && mops.get(j) instanceof MicroOp.Append a) {
+                    expected[next++] = a.value();
+                }
+            }
+            boolean ok = baseAt >= 0 ? java.util.Arrays.equals(expected, read.values())
                     : endsWith(read.values(), expected);
             if (!ok) {
-                return new InternalCase(i, expected, base == null);
+                return new InternalCase(i, expected, baseAt < 0);
             }
         }
         return null;
@@ -92,14 +100,6 @@ final class TransactionChecks {
             }
         }
         return false;
-    }
-
-    private static long[] concat(long[] base, List<Long> tail) {
-        long[] out = java.util.Arrays.copyOf(base, base.length + tail.size());
-        for (int i = 0; i < tail.size(); i++) {
-            out[base.length + i] = tail.get(i);
-        }
-        return out;
     }
 
     private static boolean endsWith(long[] values, long[] suffix) {
