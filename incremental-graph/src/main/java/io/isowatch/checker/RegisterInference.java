@@ -58,8 +58,16 @@ final class RegisterInference implements Inference {
         this.findings = new TraceFindings(context);
     }
 
+    /** The trace {@link #trace} returned last: a transaction asks for the same key several times. */
+    private RegisterTrace lastTrace;
+
     private RegisterTrace trace(long key) {
-        return traces.computeIfAbsent(key, RegisterTrace::new);
+        RegisterTrace t = lastTrace;
+        if (t == null || t.key() != key) {
+            t = traces.computeIfAbsent(key, RegisterTrace::new);
+            lastTrace = t;
+        }
+        return t;
     }
 
     @Override
@@ -87,8 +95,6 @@ final class RegisterInference implements Inference {
         if (outcome == TxnTable.OK) {
             requireSingleValues(completion); // the only reads Elle's rw-register uses
         }
-        Map<Long, Value> reads = outcome == TxnTable.OK ? externalReads(mops) : Map.of();
-        Map<Long, Long> writes = outcome == TxnTable.FAIL ? Map.of() : externalWrites(mops);
         if (outcome == TxnTable.FAIL) {
             for (MicroOp m : mops) {
                 if (m instanceof MicroOp.Write w && trace(w.key()).writerOf(w.value()) == txn) {
@@ -97,16 +103,33 @@ final class RegisterInference implements Inference {
             }
         }
         if (outcome == TxnTable.OK) {
-            for (Map.Entry<Long, Long> w : writes.entrySet()) {
-                if (trace(w.getKey()).writerOf(w.getValue()) == txn) {
-                    trace(w.getKey()).committedWrite(txn, w.getValue(), context, findings);
+            // Elle's ext-writes (each key's last write, keys in the order first written) and
+            // ext-reads (each key's first read, unless the key was written before), found by
+            // scanning the few micro-ops rather than building maps for every transaction.
+            for (int i = 0; i < mops.size(); i++) {
+                if (mops.get(i) instanceof MicroOp.Write && firstWriteOfKey(mops, i)) {
+                    long key = mops.get(i).key();
+                    long value = lastWrite(mops, i);
+                    if (trace(key).writerOf(value) == txn) {
+                        trace(key).committedWrite(txn, value, context, findings);
+                    }
                 }
             }
-            for (Map.Entry<Long, Value> r : reads.entrySet()) {
-                trace(r.getKey()).committedRead(txn, r.getValue().nil(), r.getValue().value(), context, findings);
+            for (int i = 0; i < mops.size(); i++) {
+                if (mops.get(i) instanceof MicroOp.Read r && firstTouchOfKey(mops, i)) {
+                    trace(r.key()).committedRead(txn, r.length() == 0, r.length() == 0 ? 0 : r.values()[0], context,
+                            findings);
+                }
             }
             laterReads(txn, mops);
             checkAlone(txn, mops);
+        }
+        if (!options.wfrKeys() && !options.sequentialKeys() && !options.linearizableKeys()) {
+            return new boolean[mops.size()];
+        }
+        Map<Long, Value> reads = outcome == TxnTable.OK ? externalReads(mops) : Map.of();
+        Map<Long, Long> writes = outcome == TxnTable.FAIL ? Map.of() : externalWrites(mops);
+        if (outcome == TxnTable.OK) {
             if (options.wfrKeys()) {
                 for (Map.Entry<Long, Value> r : reads.entrySet()) {
                     Long written = writes.get(r.getKey());
@@ -125,47 +148,83 @@ final class RegisterInference implements Inference {
         return new boolean[mops.size()];
     }
 
+    /**
+     * Elle's op-internal-case, the first one only: a read must equal the transaction's own latest
+     * write or read of the key; a read of nil sets no expectation. The latest earlier micro-op
+     * on the key says what is expected, so a backward scan replaces a map of the state.
+     */
+    private void reportFirstInternalCase(int txn, List<MicroOp> mops) {
+        for (int i = 0; i < mops.size(); i++) {
+            if (!(mops.get(i) instanceof MicroOp.Read r)) {
+                continue;
+            }
+            for (int j = i - 1; j >= 0; j--) {
+                MicroOp earlier = mops.get(j);
+                if (earlier.key() != r.key()) {
+                    continue;
+                }
+                if (earlier instanceof MicroOp.Read e && e.length() == 0) {
+                    break; // nil: no expectation
+                }
+                long expected = earlier instanceof MicroOp.Write w ? w.value() : ((MicroOp.Read) earlier).values()[0];
+                if (r.length() == 0 || r.values()[0] != expected) {
+                    context.report(new Finding.Internal(context.txn(txn), i, new long[] {expected}, false));
+                    return;
+                }
+                break;
+            }
+        }
+    }
+
+    /** Whether micro-op {@code i} is the first of the transaction's micro-ops on its key. */
+    private static boolean firstTouchOfKey(List<MicroOp> mops, int i) {
+        long key = mops.get(i).key();
+        for (int j = 0; j < i; j++) {
+            if (mops.get(j).key() == key) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the write at {@code i} is the transaction's first write of its key. */
+    private static boolean firstWriteOfKey(List<MicroOp> mops, int i) {
+        long key = mops.get(i).key();
+        for (int j = 0; j < i; j++) {
+            if (mops.get(j) instanceof MicroOp.Write && mops.get(j).key() == key) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value of the transaction's last write of the key written at {@code i}. */
+    private static long lastWrite(List<MicroOp> mops, int i) {
+        long key = mops.get(i).key();
+        long value = ((MicroOp.Write) mops.get(i)).value();
+        for (int j = i + 1; j < mops.size(); j++) {
+            if (mops.get(j) instanceof MicroOp.Write w && w.key() == key) {
+                value = w.value();
+            }
+        }
+        return value;
+    }
+
     /** Reads other than a transaction's external ones, which Elle's G1a and G1b also judge. */
     private void laterReads(int txn, List<MicroOp> mops) {
-        java.util.Set<Long> touched = new java.util.HashSet<>();
-        for (MicroOp m : mops) {
-            if (m instanceof MicroOp.Read r && !touched.add(r.key())) {
-                Value v = valueOf(r);
-                if (!v.nil()) {
-                    trace(r.key()).committedLaterRead(txn, v.value(), context, findings);
-                }
-            } else if (m instanceof MicroOp.Write) {
-                touched.add(m.key());
+        for (int i = 0; i < mops.size(); i++) {
+            if (mops.get(i) instanceof MicroOp.Read r && r.length() > 0 && !firstTouchOfKey(mops, i)) {
+                trace(r.key()).committedLaterRead(txn, r.values()[0], context, findings);
             }
         }
     }
 
     private void checkAlone(int txn, List<MicroOp> mops) {
-        // Elle's op-internal-case: a read must equal the transaction's own latest write or read
-        // of the key; a read of nil sets no expectation.
-        Map<Long, Long> state = new HashMap<>();
-        for (int i = 0; i < mops.size(); i++) {
-            MicroOp m = mops.get(i);
-            if (m instanceof MicroOp.Write w) {
-                state.put(w.key(), w.value());
-            } else if (m instanceof MicroOp.Read r) {
-                Long expected = state.get(r.key());
-                Value seen = valueOf(r);
-                if (expected != null && (seen.nil() || seen.value() != expected)) {
-                    context.report(new Finding.Internal(context.txn(txn), i, new long[] {expected}, false));
-                    break;
-                }
-                if (seen.nil()) {
-                    state.remove(r.key());
-                } else {
-                    state.put(r.key(), seen.value());
-                }
-            }
-        }
+        reportFirstInternalCase(txn, mops);
         for (int i = 0; i < mops.size(); i++) {
             if (mops.get(i) instanceof MicroOp.Read r) {
-                Value seen = valueOf(r);
-                int group = lostUpdates.record(txn, mops, i, seen.nil() ? TraceListener.NIL : seen.value());
+                long seen = r.length() == 0 ? TraceListener.NIL : r.values()[0];
+                int group = lostUpdates.record(txn, mops, i, seen);
                 if (group >= 0) {
                     context.report(lostUpdate(group));
                 }
@@ -387,6 +446,7 @@ final class RegisterInference implements Inference {
             }
         }
         traces = kept; // a new map, sized for what is kept
+        lastTrace = null;
         lostUpdates.evictBelow(cut);
     }
 
