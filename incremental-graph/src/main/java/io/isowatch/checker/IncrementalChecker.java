@@ -71,6 +71,8 @@ public final class IncrementalChecker {
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
     private final Consumer<Op> processEvent = this::process;
     private final SessionOrder.Links links = this::link;
+    /** Made once: a method reference written at each edge would be a new object per edge. */
+    private final Consumer<Finding> reporter = this::report;
 
     private LongIntMap openTxn = new LongIntMap();
     private LongIntMap crashed = new LongIntMap();
@@ -401,7 +403,7 @@ public final class IncrementalChecker {
 
     private void link(int from, int to, EdgeKind kind) {
         if (kind == EdgeKind.REALTIME ? graph.addRealtimeEdge(from, to) : graph.addEdge(from, to, kind)) {
-            cycles.edgeAdded(from, to, cycleExplainer, this::report);
+            cycles.edgeAdded(from, to, cycleExplainer, reporter);
         }
     }
 

@@ -52,20 +52,49 @@ final class TransactionChecks {
                 continue;
             }
             long[] base = baseAt < 0 ? new long[0] : ((MicroOp.Read) mops.get(baseAt)).values();
-            long[] expected = java.util.Arrays.copyOf(base, base.length + appends);
-            int next = base.length;
-            for (int j = baseAt + 1; j < i; j++) {
-                if (mops.get(j).key() == key && mops.get(j) instanceof MicroOp.Append a) {
-                    expected[next++] = a.value();
-                }
-            }
-            boolean ok = baseAt >= 0 ? java.util.Arrays.equals(expected, read.values())
-                    : endsWith(read.values(), expected);
-            if (!ok) {
-                return new InternalCase(i, expected, baseAt < 0);
+            if (!matchesOwnSteps(mops, i, baseAt, base, appends)) {
+                return new InternalCase(i, expected(mops, i, baseAt, base, appends), baseAt < 0);
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the read at {@code i} holds {@code base} followed by the transaction's
+     * {@code appends} appends of its key after {@code baseAt} (all of it when there was an
+     * earlier read, else as a suffix), compared in place: most reads pass, and allocate nothing.
+     */
+    private static boolean matchesOwnSteps(List<MicroOp> mops, int i, int baseAt, long[] base, int appends) {
+        MicroOp.Read read = (MicroOp.Read) mops.get(i);
+        long[] values = read.values();
+        int length = base.length + appends;
+        if (baseAt >= 0 ? values.length != length : values.length < length) {
+            return false;
+        }
+        int at = values.length - length;
+        for (long b : base) {
+            if (values[at++] != b) {
+                return false;
+            }
+        }
+        for (int j = baseAt + 1; j < i; j++) {
+            if (mops.get(j).key() == read.key() && mops.get(j) instanceof MicroOp.Append a && values[at++] != a.value()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What the read at {@code i} should have held, for the finding. */
+    private static long[] expected(List<MicroOp> mops, int i, int baseAt, long[] base, int appends) {
+        long[] expected = java.util.Arrays.copyOf(base, base.length + appends);
+        int next = base.length;
+        for (int j = baseAt + 1; j < i; j++) {
+            if (mops.get(j).key() == mops.get(i).key() && mops.get(j) instanceof MicroOp.Append a) {
+                expected[next++] = a.value();
+            }
+        }
+        return expected;
     }
 
     /** The first element a read holds that the same transaction appends only later; null if none. */
@@ -100,18 +129,5 @@ final class TransactionChecks {
             }
         }
         return false;
-    }
-
-    private static boolean endsWith(long[] values, long[] suffix) {
-        if (values.length < suffix.length) {
-            return false;
-        }
-        int offset = values.length - suffix.length;
-        for (int i = 0; i < suffix.length; i++) {
-            if (values[offset + i] != suffix[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
