@@ -95,55 +95,6 @@ final class MicroOpCodec {
         return out;
     }
 
-    /**
-     * Whether {@code completion} lists the same writes (appends and register writes: kind, key
-     * and value, in order) as the encoding {@code m}. Allocates nothing.
-     */
-    boolean sameWrites(byte[] m, List<MicroOp> completion) {
-        int i = nextWrite(m, 0);
-        for (int j = 0; j < completion.size(); j++) {
-            MicroOp op = completion.get(j);
-            byte tag;
-            long value;
-            if (op instanceof MicroOp.Append a) {
-                tag = TAG_APPEND;
-                value = a.value();
-            } else if (op instanceof MicroOp.Write w) {
-                tag = TAG_WRITE;
-                value = w.value();
-            } else {
-                continue;
-            }
-            if (i >= m.length || m[i] != tag) {
-                return false;
-            }
-            at = i + 1;
-            if (readLong(m) != op.key() || readLong(m) != value) {
-                return false;
-            }
-            i = nextWrite(m, at);
-        }
-        return i >= m.length;
-    }
-
-    /** The position of the first write at or after {@code i} in an encoding, or its length. */
-    private int nextWrite(byte[] m, int i) {
-        while (i < m.length && m[i] != TAG_APPEND && m[i] != TAG_WRITE) {
-            byte tag = m[i];
-            at = i + 1;
-            readLong(m); // the key
-            if (tag == TAG_READ_PREFIX) {
-                readLong(m);
-            } else if (tag == TAG_READ_INLINE) {
-                for (long n = readLong(m); n > 0; n--) {
-                    readLong(m);
-                }
-            }
-            i = at;
-        }
-        return i;
-    }
-
     private void writeTag(byte tag, long key) {
         room(1);
         scratch[written++] = tag;

@@ -14,10 +14,11 @@ import java.util.List;
 /**
  * Every transaction the checker has seen, in primitive arrays indexed by transaction id.
  *
- * <p>Ids are dense and given at invocation. Micro-ops are kept in {@link MicroOpCodec}'s compact
- * byte encoding. A completed transaction's encoding is appended to one {@link ByteRecords} arena,
- * so it costs no array header and no padding; only pending transactions (about as many as there
- * are clients) keep theirs in an array of their own, which the completion replaces. A million
+ * <p>Ids are dense and given at invocation. A completed transaction's micro-ops are kept in
+ * {@link MicroOpCodec}'s compact byte encoding, appended to one {@link ByteRecords} arena, so they
+ * cost no array header and no padding. A pending transaction (there are about as many as there
+ * are clients) keeps its invocation's micro-op list as it came, which the completion replaces:
+ * encoding it too would cost every transaction a second encoding and an array. A million
  * transactions cost tens of megabytes rather than hundreds. The full op of a transaction is
  * rebuilt only to explain a finding.
  */
@@ -43,10 +44,11 @@ final class TxnTable {
     private final NarrowLongColumn completeIndex = new NarrowLongColumn(1024);
     private long[] completeTime = new long[1024];
     /**
-     * The invocations' encoded micro-ops of pending transactions (about as many as there are
-     * clients), in reusable slots: a pending transaction's {@link #mopsAt} is {@code -2 - slot}.
+     * The invocations' micro-ops of pending transactions (about as many as there are clients),
+     * in reusable slots: a pending transaction's {@link #mopsAt} is {@code -2 - slot}.
      */
-    private byte[][] pendingMops = new byte[64][];
+    @SuppressWarnings("unchecked")
+    private List<MicroOp>[] pendingMops = new List[64];
     private final Slots pendingSlots = new Slots();
     /** Where a completed transaction's encoding is in {@link #arena} (or its pending slot, as above). */
     private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
@@ -76,12 +78,11 @@ final class TxnTable {
         invokeTime[id] = invoke.time();
         completeIndex.set(id, -1);
         completeTime[id] = -1;
-        codec.encode(invoke.value(), null);
         int slot = pendingSlots.take();
         if (slot == pendingMops.length) {
             pendingMops = Arrays.copyOf(pendingMops, slot * 2);
         }
-        pendingMops[slot] = Arrays.copyOf(codec.buffer(), codec.length());
+        pendingMops[slot] = invoke.value();
         mopsAt.set(id, -2 - slot);
         return id;
     }
@@ -152,11 +153,6 @@ final class TxnTable {
         mopsAt.set(id, arena.append(codec.buffer(), codec.length()));
     }
 
-    /** A transaction's encoding: its own array while pending, else a copy out of the arena. */
-    private byte[] encoding(int id) {
-        long at = mopsAt.get(id);
-        return at < 0 ? pendingMops[(int) (-2 - at)] : arena.read(at);
-    }
 
     private int pendingSlot(int id) {
         long at = mopsAt.get(id);
@@ -172,7 +168,23 @@ final class TxnTable {
      * {@link #storeMicroOps} replaces the invocation's micro-ops. Allocates nothing.
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
-        return codec.sameWrites(pendingMops[pendingSlot(id)], completion);
+        List<MicroOp> invocation = pendingMops[pendingSlot(id)];
+        int i = nextWrite(invocation, 0);
+        for (int j = nextWrite(completion, 0); j < completion.size(); j = nextWrite(completion, j + 1)) {
+            if (i == invocation.size() || !invocation.get(i).equals(completion.get(j))) {
+                return false;
+            }
+            i = nextWrite(invocation, i + 1);
+        }
+        return i == invocation.size();
+    }
+
+    /** The position of the first append or register write at or after {@code i}, or the size. */
+    private static int nextWrite(List<MicroOp> mops, int i) {
+        while (i < mops.size() && mops.get(i) instanceof MicroOp.Read) {
+            i++;
+        }
+        return i;
     }
 
     static byte statusOf(OpType type) {
@@ -216,7 +228,8 @@ final class TxnTable {
 
     /** The micro-ops of a transaction (its completion's, or its invocation's while pending). */
     List<MicroOp> microOps(int id, PrefixSource prefixes) {
-        return codec.decode(encoding(id), prefixes);
+        long at = mopsAt.get(id);
+        return at < 0 ? pendingMops[(int) (-2 - at)] : codec.decode(arena.read(at), prefixes);
     }
 
     /**
