@@ -153,7 +153,6 @@ final class TxnTable {
         mopsAt.set(id, arena.append(codec.buffer(), codec.length()));
     }
 
-
     private int pendingSlot(int id) {
         long at = mopsAt.get(id);
         if (at >= 0) {
