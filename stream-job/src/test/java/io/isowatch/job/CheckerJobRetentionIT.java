@@ -18,8 +18,13 @@ import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 import io.isowatch.testing.Json;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Either;
@@ -38,14 +43,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * With a short {@code history-retention} the job's checker forgets its oldest transactions again
- * and again (decision 0013; how much it then holds is {@code CheckTransactionsFunctionTest}'s),
- * and stays sound: silent on a correct history, and on a faulty one it rules out no model the
- * whole history does not.
+ * and again (decision 0013; how much it then holds is {@code CheckTransactionsFunctionTest}'s;
+ * that it forgot is the job's own {@code evicted_transactions} counter), and stays sound: silent
+ * on a correct history, and on a faulty one it rules out no model the whole history does not.
  */
 class CheckerJobRetentionIT {
 
+    /** Keeps the job's metrics after it finishes, so a test can read its counters. */
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
+    /** {@link SharedMiniCluster}'s shape, with the reporter. */
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = SharedMiniCluster.EXTENSION;
+    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setConfiguration(METRICS.addToConfiguration(new Configuration()))
+                    .setNumberTaskManagers(1)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
 
     private static final int TXNS = 12_000;
 
@@ -59,6 +73,8 @@ class CheckerJobRetentionIT {
         // 24 s of events, a retention of 1 s: one checker took all 24,000 events, forgetting as
         // it went (a generation started late would have seen only its last two seconds).
         assertEquals(ops.size(), checkedEvents);
+        // And it did forget: with 24 s of events and 1 s kept, most transactions go before the end.
+        assertTrue(r.evicted() >= TXNS / 2, () -> "forgot only " + r.evicted() + " of " + TXNS + " transactions");
     }
 
     @Test
@@ -78,7 +94,8 @@ class CheckerJobRetentionIT {
                 () -> "alerts " + alertTypes + " rule out more than the whole history's " + offline.anomalyTypes());
     }
 
-    record Result(List<Alert> alerts, Map<String, Object> verdict) {
+    /** {@code evicted}: the job's {@code evicted_transactions} counter, summed over its subtasks. */
+    record Result(List<Alert> alerts, Map<String, Object> verdict, long evicted) {
     }
 
     private static List<Op> history(double staleReadRate) {
@@ -120,11 +137,13 @@ class CheckerJobRetentionIT {
                         JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), source,
-                JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it");
+        JobID job = new CheckerJob(options, options.checkerOptions(), source,
+                JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it").getJobID();
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
         assertEquals(1, verdicts.values().size());
-        return new Result(alerts.values(), Json.object(json(verdicts.values().get(0))));
+        long evicted = METRICS.findMetrics(job, "\\.evicted_transactions$").values().stream()
+                .mapToLong(m -> ((Counter) m).getCount()).sum();
+        return new Result(alerts.values(), Json.object(json(verdicts.values().get(0))), evicted);
     }
 
     private static String json(HistoryVerdict v) {
