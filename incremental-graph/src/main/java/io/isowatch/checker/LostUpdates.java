@@ -44,7 +44,7 @@ final class LostUpdates {
      * {@link #groups()} lists them all.
      */
     int record(int txn, List<MicroOp> mops, int read, long version) {
-        if (!firstRead(mops, read) || !writesLater(mops, read)) {
+        if (!firstRead(mops, read) || !TransactionChecks.writtenAgainLater(mops, read)) {
             return -1;
         }
         long key = mops.get(read).key();
@@ -87,17 +87,6 @@ final class LostUpdates {
             }
         }
         return true;
-    }
-
-    private static boolean writesLater(List<MicroOp> mops, int i) {
-        long key = mops.get(i).key();
-        for (int j = i + 1; j < mops.size(); j++) {
-            MicroOp m = mops.get(j);
-            if (m.key() == key && !(m instanceof MicroOp.Read)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

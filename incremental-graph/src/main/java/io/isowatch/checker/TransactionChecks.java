@@ -10,6 +10,8 @@ import java.util.List;
  */
 final class TransactionChecks {
 
+    private static final long[] NOTHING = new long[0];
+
     private TransactionChecks() {
     }
 
@@ -51,7 +53,7 @@ final class TransactionChecks {
             if (baseAt < 0 && appends == 0) {
                 continue;
             }
-            long[] base = baseAt < 0 ? new long[0] : ((MicroOp.Read) mops.get(baseAt)).values();
+            long[] base = baseAt < 0 ? NOTHING : ((MicroOp.Read) mops.get(baseAt)).values();
             if (!matchesOwnSteps(mops, i, baseAt, base, appends)) {
                 return new InternalCase(i, expected(mops, i, baseAt, base, appends), baseAt < 0);
             }
@@ -117,9 +119,10 @@ final class TransactionChecks {
     }
 
     /**
-     * True when the write at {@code i} (an append or a register write) is followed by another
-     * write of the same key in the same transaction: it is an intermediate version, which no
-     * other transaction should ever read (G1b).
+     * True when micro-op {@code i} is followed by a write (an append or a register write) of
+     * the same key in the same transaction. For a write, it is then an intermediate version,
+     * which no other transaction should ever read (G1b); for a read, the transaction read the
+     * key and then wrote it (what a lost update is made of).
      */
     static boolean writtenAgainLater(List<MicroOp> mops, int i) {
         long key = mops.get(i).key();
