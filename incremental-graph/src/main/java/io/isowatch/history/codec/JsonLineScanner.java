@@ -294,7 +294,7 @@ final class JsonLineScanner {
             skipSpace();
             if (peek() == ']') {
                 p++;
-            } else {
+            } else if (!plainElements()) {
                 while (true) {
                     ops.readElement(atom(position));
                     skipSpace();
@@ -311,6 +311,49 @@ final class JsonLineScanner {
             ops.endReadList(key);
         } else {
             ops.readScalar(key, atom(position));
+        }
+    }
+
+    /**
+     * The elements of a list read in the shape nearly every read has, {@code 1,2,3]}: integers
+     * of 1 to 18 digits, without sign, leading zero or space, each followed by a comma or the
+     * closing bracket. Such an integer is its own atom (only negative ones can fall in the band
+     * reserved for strings). Runs one loop over the bytes instead of the general steps per
+     * element. Returns true past the bracket; false, at the element it did not take, for the
+     * general loop to go on from there.
+     */
+    private boolean plainElements() {
+        byte[] bytes = b;
+        int i = p;
+        int stop = end;
+        while (true) {
+            int from = i;
+            long value = 0;
+            while (i < stop) {
+                int d = bytes[i] - '0';
+                if (d < 0 || d > 9) {
+                    break;
+                }
+                value = value * 10 + d;
+                i++;
+            }
+            int digits = i - from;
+            if (digits == 0 || digits > SAFE_DIGITS || (digits > 1 && bytes[from] == '0') || i == stop) {
+                p = from;
+                return false;
+            }
+            byte c = bytes[i];
+            if (c == ',') {
+                ops.readElement(value);
+                i++;
+            } else if (c == ']') {
+                ops.readElement(value);
+                p = i + 1;
+                return true;
+            } else {
+                p = from;
+                return false;
+            }
         }
     }
 

@@ -99,6 +99,20 @@ class JsonLinesOpReaderProperties {
         assertEquals(expected, viaLines(text));
     }
 
+    @Example
+    void readListsLeavingTheirPlainShapeMidway_readAsJacksonReadsThem() {
+        // The scanner takes the plain run of a read's elements in one loop and hands the element
+        // that breaks it to the general steps: each list here breaks it at another place.
+        List<String> lists = List.of("[1,2,3]", "[0,10,7]", "[1,02]", "[1,-2,3]", "[1, 2]", "[1 ,2]", "[5,\"k\",6]",
+                "[999999999999999999,1]", "[1,1000000000000000000]", "[1,9223372036854775808]", "[1,2.5]", "[1,2e3]",
+                "[1,]", "[1,2", "[12", "[1,[2]]", "[1,null]", "[-0,1]", "[1,2]]", "[7,8,9] ");
+        for (String list : lists) {
+            String text = "{\"type\":\"ok\",\"process\":1,\"value\":[[\"r\",3," + list + "],[\"append\",3,4]]}\n"
+                    + "{\"type\":\"ok\",\"process\":2,\"value\":[[\"r\",3,[4]]]}\n";
+            assertEquals(viaJackson(text), viaLines(text), text);
+        }
+    }
+
     static Outcome viaJackson(String text) {
         AtomTable atoms = new AtomTable();
         return drain(new JsonOpReader("h.jsonl", new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
