@@ -85,17 +85,55 @@ final class JsonLineScanner {
             if (b[p] != '{') {
                 return UNSURE;
             }
-            ops.begin(line, p - start + 1);
-            if (identity != null) {
-                identity.clear();
-            }
-            p++;
-            readFields();
-            skipSpace();
+            opMap(start);
             return p == end ? OP : UNSURE;
         } catch (Unsure e) {
             return UNSURE;
         }
+    }
+
+    /**
+     * Scans the line that starts at {@code bytes[start]} without knowing yet where it ends, so
+     * that the bytes are read once rather than searched for the line break first: returns the
+     * line's end (its {@code \n}, or {@code stop} when {@code stopEndsInput}) when the line holds
+     * one op map, now in the builder, as {@link #scan} would have taken it; -1 when the caller
+     * must find the line's end and {@link #scan} it (a blank line, anything unsure, a line
+     * running past {@code stop}). The grammar accepts no line break within a value, so the scan
+     * cannot run past the line.
+     */
+    int scanToLineEnd(byte[] bytes, int start, int stop, boolean stopEndsInput, long line) {
+        b = bytes;
+        p = start;
+        end = stop;
+        lineNumber = line;
+        try {
+            skipSpace();
+            if (p == end || b[p] != '{') {
+                return -1;
+            }
+            opMap(start);
+            if (p < end && b[p] == '\n') {
+                return p;
+            }
+            // A carriage return ends a line only just before its \n, as in scan().
+            if (p + 1 < end && b[p] == '\r' && b[p + 1] == '\n') {
+                return p + 1;
+            }
+            return p == end && stopEndsInput ? p : -1;
+        } catch (Unsure e) {
+            return -1;
+        }
+    }
+
+    /** The op map whose brace is at {@code p}, into the builder, and the space after it. */
+    private void opMap(int lineStart) {
+        ops.begin(lineNumber, p - lineStart + 1);
+        if (identity != null) {
+            identity.clear();
+        }
+        p++;
+        readFields();
+        skipSpace();
     }
 
     private void readFields() {

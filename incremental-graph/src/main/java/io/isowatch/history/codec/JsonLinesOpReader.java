@@ -82,6 +82,20 @@ final class JsonLinesOpReader implements OpSource {
             if (lineOps != null && !lineOps.isEmpty()) {
                 return lineOps.poll();
             }
+            if (position < limit) {
+                int lineEnd = scanner.scanToLineEnd(buffer, position, limit, endOfInput, line + 1);
+                if (lineEnd >= 0) {
+                    lineStart = position;
+                    position = lineEnd < limit ? lineEnd + 1 : limit;
+                    line++;
+                    valueSeen = true;
+                    Op op = ops.finish();
+                    if (op != null) {
+                        return op;
+                    }
+                    continue;
+                }
+            }
             int end = nextLine();
             if (end < 0) {
                 return null;

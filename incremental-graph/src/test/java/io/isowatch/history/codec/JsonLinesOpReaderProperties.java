@@ -8,6 +8,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,6 +43,27 @@ class JsonLinesOpReaderProperties {
         Random random = new Random(seed);
         String text = damage(new HistoryText(random).history(), random);
         assertEquals(viaJackson(text), viaLines(text), text);
+    }
+
+    @Property(tries = 1000, seed = "20261129")
+    void historiesArrivingInPieces_readAsJacksonReadsThem(@ForAll long seed) {
+        // The scanner reads a line before its end is known, up to the bytes read so far. Input
+        // that arrives a few bytes, or a few lines, at a time cuts lines anywhere: the scanner
+        // runs out mid-line, mid-token, just after a brace or between \r and \n.
+        Random random = new Random(seed);
+        String text = new HistoryText(random).history();
+        if (random.nextBoolean()) {
+            text = damage(text, random);
+        }
+        int most = 1 + random.nextInt(random.nextBoolean() ? 40 : 600);
+        InputStream pieces = new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)) {
+            @Override
+            public synchronized int read(byte[] buf, int off, int len) {
+                return super.read(buf, off, Math.min(len, 1 + random.nextInt(most)));
+            }
+        };
+        AtomTable atoms = new AtomTable();
+        assertEquals(viaJackson(text), drain(new JsonLinesOpReader("h.jsonl", pieces, atoms), atoms, null), text);
     }
 
     @Property(tries = 300, seed = "20261127")
