@@ -35,6 +35,19 @@ public record ConsistencyModel(String name) implements Comparable<ConsistencyMod
         ConsistencyModels.canonicalModel(name);
     }
 
+    // Equality by name, written out: a record's generated equals and hashCode are bootstrapped
+    // through method handles on first use, which cost a check's start tens of milliseconds when
+    // the options put the first model in a set.
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ConsistencyModel that && that.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode();
+    }
+
     /** The model of this name; see the constructor for what it refuses. */
     public static ConsistencyModel of(String name) {
         return new ConsistencyModel(name);

@@ -68,7 +68,7 @@ public final class CheckerOptionsReader {
         }
         RegisterOptions registers = new RegisterOptions(bool(v, WFR_KEYS, name), bool(v, SEQUENTIAL_KEYS, name),
                 bool(v, LINEARIZABLE_KEYS, name));
-        if (!registers.equals(RegisterOptions.NONE) && workload != Workload.RW_REGISTER) {
+        if (registers.any() && workload != Workload.RW_REGISTER) {
             throw new IllegalArgumentException(name.apply(WFR_KEYS) + ", " + name.apply(SEQUENTIAL_KEYS) + " and "
                     + name.apply(LINEARIZABLE_KEYS) + " apply to the rw-register workload only");
         }

@@ -17,4 +17,9 @@ public record RegisterOptions(boolean wfrKeys, boolean sequentialKeys, boolean l
 
     /** Only the initial-state inference. */
     public static final RegisterOptions NONE = new RegisterOptions(false, false, false);
+
+    /** Whether any source beyond the initial state is assumed. */
+    public boolean any() {
+        return wfrKeys || sequentialKeys || linearizableKeys;
+    }
 }

@@ -17,6 +17,18 @@ public sealed interface MicroOp permits MicroOp.Append, MicroOp.Read, MicroOp.Wr
 
     /** {@code ["append", k, v]}: appends the element {@code v} to the list at {@code k}. */
     record Append(long key, long value) implements MicroOp {
+
+        // Written out, as Read's are: a record's generated equals goes through a method handle,
+        // which the JIT does not always inline, and completions compare every append.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Append that && that.key == key && that.value == value;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(key) * 31 + Long.hashCode(value);
+        }
     }
 
     /**
@@ -56,5 +68,15 @@ public sealed interface MicroOp permits MicroOp.Append, MicroOp.Read, MicroOp.Wr
 
     /** {@code ["w", k, v]}: sets the register at {@code k} to {@code v}. */
     record Write(long key, long value) implements MicroOp {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Write that && that.key == key && that.value == value;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(key) * 31 + Long.hashCode(value);
+        }
     }
 }
