@@ -1,6 +1,7 @@
 package io.isowatch.checker;
 
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
@@ -39,6 +40,9 @@ final class CompletedReads {
             return completion;
         }
         List<MicroOp> mops = completion.value();
+        if (!MicroOpList.hasUnknownRead(mops)) {
+            return completion;
+        }
         int first = firstNilRead(mops);
         if (first < 0) {
             return completion;

@@ -13,6 +13,7 @@ import io.isowatch.graph.EdgeKind;
 import io.isowatch.graph.MutableDependencyGraph;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.history.ProcessFault;
@@ -333,6 +334,9 @@ public final class IncrementalChecker {
     private void requireWorkloadMicroOps(Op op) {
         List<MicroOp> mops = op.value();
         boolean listAppend = options.workload() == Workload.LIST_APPEND;
+        if (listAppend ? !MicroOpList.hasWrite(mops) : !MicroOpList.hasAppend(mops)) {
+            return;
+        }
         for (int i = 0; i < mops.size(); i++) {
             MicroOp m = mops.get(i);
             if (listAppend ? m instanceof MicroOp.Write : m instanceof MicroOp.Append) {

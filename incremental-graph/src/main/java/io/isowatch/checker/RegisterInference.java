@@ -5,6 +5,7 @@ import io.isowatch.anomaly.Finding;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.trace.RegisterTrace;
 import io.isowatch.trace.TraceListener;
@@ -154,6 +155,9 @@ final class RegisterInference implements Inference {
      * on the key says what is expected, so a backward scan replaces a map of the state.
      */
     private void reportFirstInternalCase(int txn, List<MicroOp> mops) {
+        if (!MicroOpList.mayRepeatKey(mops)) {
+            return; // no read has an earlier step on its key
+        }
         for (int i = 0; i < mops.size(); i++) {
             if (!(mops.get(i) instanceof MicroOp.Read r)) {
                 continue;
@@ -212,6 +216,9 @@ final class RegisterInference implements Inference {
 
     /** Reads other than a transaction's external ones, which Elle's G1a and G1b also judge. */
     private void laterReads(int txn, List<MicroOp> mops) {
+        if (!MicroOpList.mayRepeatKey(mops)) {
+            return; // every read is its key's first touch
+        }
         for (int i = 0; i < mops.size(); i++) {
             if (mops.get(i) instanceof MicroOp.Read r && r.length() > 0 && !firstTouchOfKey(mops, i)) {
                 trace(r.key()).committedLaterRead(txn, r.values()[0], context, findings);

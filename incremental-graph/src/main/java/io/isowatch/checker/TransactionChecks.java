@@ -1,12 +1,15 @@
 package io.isowatch.checker;
 
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 
 import java.util.List;
 
 /**
  * Checks a committed transaction on its own, as Elle's internal and future-read rules do.
- * Transactions are short, so these scan their micro-ops directly: O(n^2 + elements read).
+ * Transactions are short, so these scan their micro-ops directly: O(n^2 + elements read). Each
+ * rule compares steps on one key, so a transaction that touches every key once (most of them;
+ * {@link MicroOpList#mayRepeatKey}, found when the op was read) passes without a scan.
  */
 final class TransactionChecks {
 
@@ -29,6 +32,9 @@ final class TransactionChecks {
      * as a suffix. Null when there is none.
      */
     static InternalCase internal(List<MicroOp> mops) {
+        if (!MicroOpList.mayRepeatKey(mops)) {
+            return null;
+        }
         for (int i = 0; i < mops.size(); i++) {
             if (!(mops.get(i) instanceof MicroOp.Read read) || !read.known()) {
                 continue;
@@ -101,6 +107,9 @@ final class TransactionChecks {
 
     /** The first element a read holds that the same transaction appends only later; null if none. */
     static FutureReadCase futureRead(List<MicroOp> mops) {
+        if (!MicroOpList.mayRepeatKey(mops)) {
+            return null;
+        }
         for (int i = 0; i < mops.size(); i++) {
             if (!(mops.get(i) instanceof MicroOp.Append append)) {
                 continue;
@@ -125,6 +134,9 @@ final class TransactionChecks {
      * key and then wrote it (what a lost update is made of).
      */
     static boolean writtenAgainLater(List<MicroOp> mops, int i) {
+        if (!MicroOpList.mayRepeatKey(mops)) {
+            return false;
+        }
         long key = mops.get(i).key();
         for (int j = i + 1; j < mops.size(); j++) {
             if (!(mops.get(j) instanceof MicroOp.Read) && mops.get(j).key() == key) {

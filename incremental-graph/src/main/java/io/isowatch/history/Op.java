@@ -20,7 +20,7 @@ public record Op(long index, long time, OpType type, long process, List<MicroOp>
 
     public Op {
         Objects.requireNonNull(type, "type");
-        value = List.copyOf(value);
+        value = MicroOpList.of(value);
     }
 
     /** An op that did not come from a file. */
