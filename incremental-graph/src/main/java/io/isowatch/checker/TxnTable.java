@@ -5,6 +5,7 @@ import io.isowatch.collect.ByteRecords;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.collect.Slots;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
@@ -168,6 +169,11 @@ final class TxnTable {
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
         List<MicroOp> invocation = pendingMops[pendingSlot(id)];
+        boolean invokedWrites = MicroOpList.hasAppend(invocation) || MicroOpList.hasWrite(invocation);
+        boolean completedWrites = MicroOpList.hasAppend(completion) || MicroOpList.hasWrite(completion);
+        if (!invokedWrites || !completedWrites) {
+            return invokedWrites == completedWrites; // a read-only side: equal only if both are
+        }
         int i = nextWrite(invocation, 0);
         for (int j = nextWrite(completion, 0); j < completion.size(); j = nextWrite(completion, j + 1)) {
             if (i == invocation.size() || !invocation.get(i).equals(completion.get(j))) {

@@ -98,6 +98,18 @@ class TxnTableTest {
                 new MicroOp.Write(Long.MIN_VALUE, 300))), "another kind");
         assertFalse(table.sameWrites(id, List.of(new MicroOp.Append(-5, Long.MAX_VALUE),
                 new MicroOp.Write(Long.MIN_VALUE, 300), new MicroOp.Append(1, 1))), "one more");
+        assertFalse(table.sameWrites(id, List.of(new MicroOp.Read(7, new long[] {1}))), "no writes at all");
+    }
+
+    @Test
+    void sameWrites_ofReadOnlyInvocations_needsAReadOnlyCompletion() {
+        TxnTable table = new TxnTable();
+        int readOnly = table.invoke(new Op(0, 0, OpType.INVOKE, 1, List.of(new MicroOp.Read(7, null))));
+        assertTrue(table.sameWrites(readOnly, List.of(new MicroOp.Read(7, new long[] {1}))));
+        assertTrue(table.sameWrites(readOnly, List.of()), "no micro-ops: no writes either");
+        assertFalse(table.sameWrites(readOnly, List.of(new MicroOp.Read(7, new long[] {1}), new MicroOp.Append(7, 2))),
+                "an append the invocation did not have");
+        assertFalse(table.sameWrites(readOnly, List.of(new MicroOp.Write(7, 2))), "a register write");
     }
 
     private static boolean isPrefix(MicroOp.Read r) {
