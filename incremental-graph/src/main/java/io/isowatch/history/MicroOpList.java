@@ -1,6 +1,7 @@
 package io.isowatch.history;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
@@ -47,6 +48,18 @@ public final class MicroOpList extends AbstractList<MicroOp> implements RandomAc
         return new MicroOpList(steps);
     }
 
+    /** A list of the first {@code count} of {@code steps} (copied; no null among them). */
+    public static MicroOpList copyOf(MicroOp[] steps, int count) {
+        if (count == 0) {
+            return EMPTY;
+        }
+        MicroOp[] copy = Arrays.copyOf(steps, count);
+        for (MicroOp m : copy) {
+            Objects.requireNonNull(m, "micro-op");
+        }
+        return new MicroOpList(copy);
+    }
+
     @Override
     public MicroOp get(int index) {
         return steps[index];
@@ -59,17 +72,17 @@ public final class MicroOpList extends AbstractList<MicroOp> implements RandomAc
 
     /** Whether {@code mops} holds an append. */
     public static boolean hasAppend(List<MicroOp> mops) {
-        return (of(mops).facts & HAS_APPEND) != 0;
+        return (factsOf(mops) & HAS_APPEND) != 0;
     }
 
     /** Whether {@code mops} holds a register write. */
     public static boolean hasWrite(List<MicroOp> mops) {
-        return (of(mops).facts & HAS_WRITE) != 0;
+        return (factsOf(mops) & HAS_WRITE) != 0;
     }
 
     /** Whether {@code mops} holds a read whose result is unknown ({@code nil}). */
     public static boolean hasUnknownRead(List<MicroOp> mops) {
-        return (of(mops).facts & HAS_UNKNOWN_READ) != 0;
+        return (factsOf(mops) & HAS_UNKNOWN_READ) != 0;
     }
 
     /**
@@ -77,7 +90,12 @@ public final class MicroOpList extends AbstractList<MicroOp> implements RandomAc
      * disagree with, or be overwritten by, another step of its own transaction.
      */
     public static boolean mayRepeatKey(List<MicroOp> mops) {
-        return (of(mops).facts & MAY_REPEAT_KEY) != 0;
+        return (factsOf(mops) & MAY_REPEAT_KEY) != 0;
+    }
+
+    /** Small enough to inline: the facts of an op's list are a field read. */
+    private static int factsOf(List<MicroOp> mops) {
+        return mops instanceof MicroOpList list ? list.facts : of(mops).facts;
     }
 
     private static int factsOf(MicroOp[] steps) {

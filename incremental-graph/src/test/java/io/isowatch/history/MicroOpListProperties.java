@@ -52,6 +52,14 @@ class MicroOpListProperties {
         assertEquals(reference.hashCode(), list.hashCode());
         assertEquals(reference.toString(), list.toString());
         assertSame(list, MicroOpList.of(list));
+        // The reader's way: the first steps of a longer scratch array.
+        MicroOp[] scratch = Arrays.copyOf(steps.toArray(new MicroOp[0]), steps.size() + 3);
+        MicroOpList read = MicroOpList.copyOf(scratch, steps.size());
+        assertEquals(list, read);
+        assertEquals(MicroOpList.mayRepeatKey(list), MicroOpList.mayRepeatKey(read));
+        assertEquals(MicroOpList.hasUnknownRead(list), MicroOpList.hasUnknownRead(read));
+        scratch[0] = new MicroOp.Append(99, 99);
+        assertEquals(reference, read, "a copy, not a view of the scratch array");
         assertThrows(UnsupportedOperationException.class, () -> list.add(new MicroOp.Append(1, 1)));
         if (!list.isEmpty()) {
             assertThrows(UnsupportedOperationException.class, () -> list.set(0, new MicroOp.Append(1, 1)));

@@ -2,10 +2,10 @@ package io.isowatch.history.codec;
 
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 
 /**
@@ -40,7 +40,8 @@ final class OpBuilder {
     private int processKind;
     private long process;
     private HistoryFormatException deferred;
-    private final ArrayList<MicroOp> microOps = new ArrayList<>();
+    private MicroOp[] microOps = new MicroOp[8];
+    private int microOpCount;
     private long[] reads = new long[16];
     private int readCount;
 
@@ -78,7 +79,7 @@ final class OpBuilder {
         type = null;
         processKind = PROCESS_MISSING;
         deferred = null;
-        microOps.clear();
+        microOpCount = 0;
     }
 
     void index(long value) {
@@ -105,7 +106,7 @@ final class OpBuilder {
 
     /** Starts the {@code value} field: an empty list of micro-ops (all a nil value has). */
     void beginValue() {
-        microOps.clear();
+        microOpCount = 0;
     }
 
     /** Records a fault that matters only if this op turns out to be a client op. */
@@ -116,21 +117,28 @@ final class OpBuilder {
     }
 
     void append(long key, long value) {
-        microOps.add(new MicroOp.Append(key, value));
+        add(new MicroOp.Append(key, value));
     }
 
     void write(long key, long value) {
-        microOps.add(new MicroOp.Write(key, value));
+        add(new MicroOp.Write(key, value));
     }
 
     /** A read whose result is unknown ({@code nil}). */
     void readUnknown(long key) {
-        microOps.add(new MicroOp.Read(key, null));
+        add(new MicroOp.Read(key, null));
     }
 
     /** A register read of a single value. */
     void readScalar(long key, long value) {
-        microOps.add(new MicroOp.Read(key, new long[] {value}));
+        add(new MicroOp.Read(key, new long[] {value}));
+    }
+
+    private void add(MicroOp m) {
+        if (microOpCount == microOps.length) {
+            microOps = Arrays.copyOf(microOps, microOpCount * 2);
+        }
+        microOps[microOpCount++] = m;
     }
 
     void beginReadList() {
@@ -146,7 +154,7 @@ final class OpBuilder {
 
     void endReadList(long key) {
         long[] values = readCount == 0 ? NO_VALUES : Arrays.copyOf(reads, readCount);
-        microOps.add(new MicroOp.Read(key, values));
+        add(new MicroOp.Read(key, values));
     }
 
     /** The atom of a string key or value. */
@@ -199,7 +207,8 @@ final class OpBuilder {
         if (deferred != null) {
             throw deferred;
         }
-        return new Op(hasIndex ? index : ordinalIndex, time, type, process, microOps, line);
+        return new Op(hasIndex ? index : ordinalIndex, time, type, process,
+                MicroOpList.copyOf(microOps, microOpCount), line);
     }
 
     private HistoryFormatException missing(String field) {
