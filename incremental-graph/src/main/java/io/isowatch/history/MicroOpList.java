@@ -35,29 +35,23 @@ public final class MicroOpList extends AbstractList<MicroOp> implements RandomAc
 
     /** An immutable copy of {@code mops} (the list itself when it is one already); no null element. */
     public static MicroOpList of(List<MicroOp> mops) {
-        if (mops instanceof MicroOpList list) {
-            return list;
-        }
-        if (mops.isEmpty()) {
-            return EMPTY;
-        }
-        MicroOp[] steps = mops.toArray(new MicroOp[0]);
-        for (MicroOp m : steps) {
-            Objects.requireNonNull(m, "micro-op");
-        }
-        return new MicroOpList(steps);
+        return mops instanceof MicroOpList list ? list : adopt(mops.toArray(new MicroOp[0]));
     }
 
     /** A list of the first {@code count} of {@code steps} (copied; no null among them). */
     public static MicroOpList copyOf(MicroOp[] steps, int count) {
-        if (count == 0) {
+        return adopt(Arrays.copyOf(steps, count));
+    }
+
+    /** The list over {@code steps}, an array nobody else holds. */
+    private static MicroOpList adopt(MicroOp[] steps) {
+        if (steps.length == 0) {
             return EMPTY;
         }
-        MicroOp[] copy = Arrays.copyOf(steps, count);
-        for (MicroOp m : copy) {
+        for (MicroOp m : steps) {
             Objects.requireNonNull(m, "micro-op");
         }
-        return new MicroOpList(copy);
+        return new MicroOpList(steps);
     }
 
     @Override
