@@ -73,10 +73,7 @@ final class JsonLineScanner {
      * input: {@link #OP}, {@link #BLANK} or {@link #UNSURE}.
      */
     int scan(byte[] bytes, int start, int stop, long line) {
-        b = bytes;
-        p = start;
-        end = stop;
-        lineNumber = line;
+        at(bytes, start, stop, line);
         try {
             skipSpace();
             if (p == end) {
@@ -102,10 +99,7 @@ final class JsonLineScanner {
      * cannot run past the line.
      */
     int scanToLineEnd(byte[] bytes, int start, int stop, boolean stopEndsInput, long line) {
-        b = bytes;
-        p = start;
-        end = stop;
-        lineNumber = line;
+        at(bytes, start, stop, line);
         try {
             skipSpace();
             if (p == end || b[p] != '{') {
@@ -123,6 +117,13 @@ final class JsonLineScanner {
         } catch (Unsure e) {
             return -1;
         }
+    }
+
+    private void at(byte[] bytes, int start, int stop, long line) {
+        b = bytes;
+        p = start;
+        end = stop;
+        lineNumber = line;
     }
 
     /** The op map whose brace is at {@code p}, into the builder, and the space after it. */
