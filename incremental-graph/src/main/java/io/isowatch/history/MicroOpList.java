@@ -8,11 +8,12 @@ import java.util.RandomAccess;
 
 /**
  * The immutable micro-op list every {@link Op} holds, with a few facts about it found once,
- * when the op is made. Ops are made by the reading thread; the checker asks these facts many
- * times per transaction on its own, busier thread, and most transactions let it skip a check
- * outright (a transaction that touches each key once can break no rule that compares its own
- * steps). One class for every op's list also keeps the checker's list walks monomorphic, which
- * the JIT compiles once instead of again for each list class it meets.
+ * when the op is made: where it is read (in {@code check}, on the reading thread, which has time
+ * to spare; the checking thread sets the pace). The checker asks these facts several times per
+ * transaction, and most transactions let it skip a check outright: a transaction that touches
+ * each key once can break no rule that compares its own steps. One class for every op's list
+ * also keeps the checker's list walks monomorphic, which the JIT compiles once instead of again
+ * for each list class it meets.
  */
 public final class MicroOpList extends AbstractList<MicroOp> implements RandomAccess {
 
