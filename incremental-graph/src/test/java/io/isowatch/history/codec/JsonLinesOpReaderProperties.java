@@ -51,10 +51,7 @@ class JsonLinesOpReaderProperties {
         // that arrives a few bytes, or a few lines, at a time cuts lines anywhere: the scanner
         // runs out mid-line, mid-token, just after a brace or between \r and \n.
         Random random = new Random(seed);
-        String text = new HistoryText(random).history();
-        if (random.nextBoolean()) {
-            text = damage(text, random);
-        }
+        String text = wellFormedOrDamaged(random);
         int most = 1 + random.nextInt(random.nextBoolean() ? 40 : 600);
         InputStream pieces = new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)) {
             @Override
@@ -96,10 +93,7 @@ class JsonLinesOpReaderProperties {
     void records_readWithTheirShipperFieldsAsJacksonReadsThem(@ForAll long seed) {
         // The stream job's path: a record in memory, the agent and seq fields handed over per op.
         Random random = new Random(seed);
-        String text = new HistoryText(random).history();
-        if (random.nextBoolean()) {
-            text = damage(text, random);
-        }
+        String text = wellFormedOrDamaged(random);
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         AtomTable atoms = new AtomTable();
         ShippedIdentity identity = new ShippedIdentity();
@@ -186,6 +180,12 @@ class JsonLinesOpReaderProperties {
             s.append(']');
         }
         return s.toString();
+    }
+
+    /** A random history, damaged half the time. */
+    private static String wellFormedOrDamaged(Random random) {
+        String text = new HistoryText(random).history();
+        return random.nextBoolean() ? damage(text, random) : text;
     }
 
     /** Deletes, inserts or replaces a few bytes, favouring the characters JSON's grammar turns on. */
