@@ -43,10 +43,7 @@ final class CompletedReads {
         if (!MicroOpList.hasUnknownRead(mops)) {
             return completion;
         }
-        int first = firstNilRead(mops);
-        if (first < 0) {
-            return completion;
-        }
+        int first = firstNilRead(mops); // there is one: the list says so
         List<MicroOp> resolved = new ArrayList<>(mops.size());
         for (int i = 0; i < mops.size(); i++) {
             MicroOp m = mops.get(i);

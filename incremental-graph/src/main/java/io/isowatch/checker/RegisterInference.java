@@ -125,7 +125,7 @@ final class RegisterInference implements Inference {
             laterReads(txn, mops);
             checkAlone(txn, mops);
         }
-        if (!options.wfrKeys() && !options.sequentialKeys() && !options.linearizableKeys()) {
+        if (!options.any()) {
             return new boolean[mops.size()];
         }
         Map<Long, Value> reads = outcome == TxnTable.OK ? externalReads(mops) : Map.of();

@@ -3,6 +3,7 @@ package io.isowatch.checker;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.MicroOpList;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -95,7 +96,7 @@ final class TransactionChecks {
 
     /** What the read at {@code i} should have held, for the finding. */
     private static long[] expected(List<MicroOp> mops, int i, int baseAt, long[] base, int appends) {
-        long[] expected = java.util.Arrays.copyOf(base, base.length + appends);
+        long[] expected = Arrays.copyOf(base, base.length + appends);
         int next = base.length;
         for (int j = baseAt + 1; j < i; j++) {
             if (mops.get(j).key() == mops.get(i).key() && mops.get(j) instanceof MicroOp.Append a) {

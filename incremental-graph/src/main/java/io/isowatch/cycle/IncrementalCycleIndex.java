@@ -26,9 +26,9 @@ import java.util.Map;
  * edge that closes a cycle, both searches.
  *
  * <p>Memory: a node costs its position, the inverse (the component at a position), union-find
- * parent and search mark (16 bytes) and a bit
- * saying whether it shares its component; member lists, sizes and tags exist only for components
- * of more than one node, which an anomaly-free history hardly has.
+ * parent and search mark (16 bytes) and a bit saying whether it shares its component; member
+ * lists, sizes and tags exist only for components of more than one node, which an anomaly-free
+ * history hardly has.
  *
  * <p>The caller adds each edge to the graph and then reports it here, one at a time: the searches
  * walk the graph, and an edge they meet before it is reported can leave the order wrong. Evicting
