@@ -5,6 +5,7 @@ import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryReader;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -13,7 +14,7 @@ import java.util.concurrent.BlockingQueue;
  *
  * <p>The atom table is written only by the parsing thread until the end marker (an empty batch)
  * has been taken, and the queue's happens-before edge publishes it to the taker. A parse error
- * is rethrown, unchanged, from {@link #take()} on the taking thread.
+ * is rethrown, unchanged, from {@link #take()} on the taking thread, after every op read before it.
  */
 final class OpPipe implements AutoCloseable {
 
@@ -44,9 +45,9 @@ final class OpPipe implements AutoCloseable {
     }
 
     private void parse(Path file, AtomTable atoms) {
+        Op[] batch = new Op[BATCH];
+        int n = 0;
         try (HistoryReader reader = HistoryReader.open(file, atoms)) {
-            Op[] batch = new Op[BATCH];
-            int n = 0;
             for (Op op = reader.next(); op != null && !closed; op = reader.next()) {
                 batch[n++] = op;
                 if (n == BATCH) {
@@ -55,19 +56,21 @@ final class OpPipe implements AutoCloseable {
                     n = 0;
                 }
             }
-            if (n > 0) {
-                queue.put(java.util.Arrays.copyOf(batch, n));
-            }
         } catch (RuntimeException e) {
             failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            try {
-                queue.put(END);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            // The ops read before a bad line are checked before its error is thrown, so a check
+            // stops at the first problem in file order, whichever of the two threads finds it.
+            if (n > 0) {
+                queue.put(Arrays.copyOf(batch, n));
             }
+            queue.put(END);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

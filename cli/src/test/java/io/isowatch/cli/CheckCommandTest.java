@@ -216,6 +216,19 @@ class CheckCommandTest {
         assertTrue(r.err().contains("line 2") && r.err().contains("process 3"), r.err());
     }
 
+    /** The first problem in file order is the one reported, although another thread reads the file. */
+    @Test
+    void check_violationBeforeABrokenLine_reportsTheViolation(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("double-then-broken.jsonl");
+        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,1]]}\n"
+                + "{\"index\":1,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,2]]}\n"
+                + "{\"index\":2,\"type\":\"okay\",\"process\":3,\"f\":\"txn\",\"value\":[]}\n");
+        Run r = run("check", "-q", bad.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("line 2") && r.err().contains("process 3"), r.err());
+        assertFalse(r.err().contains("okay"), "the broken line comes after the violation: " + r.err());
+    }
+
     @Test
     void check_duplicateAppendValue_exits255NamingKeyAndValue(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("dup.jsonl");
