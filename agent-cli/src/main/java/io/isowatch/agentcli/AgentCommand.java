@@ -4,7 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code isowatch agent}: the agent's subcommands (for now, {@code run}). */
-@Command(name = "agent", mixinStandardHelpOptions = true,
+@Command(name = "agent", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = "Records transaction histories beside a database client and drives checking workloads.",
         subcommands = {AgentRunCommand.class})
 public final class AgentCommand implements Runnable {

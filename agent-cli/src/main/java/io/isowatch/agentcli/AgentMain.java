@@ -10,7 +10,7 @@ import java.io.PrintWriter;
  * same commands as the full {@code isowatch} launcher's, without the Flink job, Flink or RocksDB.
  * It keeps the name {@code isowatch}, so usage and error messages read as the full launcher's.
  */
-@Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(name = "isowatch", mixinStandardHelpOptions = true, addMethodSubcommands = false, versionProvider = Version.class,
         description = "The isowatch agent and findings console (the agent image's launcher; the full isowatch "
                 + "launcher offers the same commands and more).",
         subcommands = {AgentCommand.class, UiCommand.class, CommandLine.HelpCommand.class})

@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * spool (shipped to Kafka when a broker is given), or both, with progress on stderr and
  * Prometheus metrics.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Runs a list-append (or rw-register) workload against a database and records the history.",
                 "Example: isowatch agent run --target embedded:snapshot-isolation --duration 10s "
                         + "--history-out h.jsonl && isowatch check -c snapshot-isolation h.jsonl"})

@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
  * {@code isowatch ui}: the findings console, a read-only web page of the findings in an alerts
  * file (followed as it grows) and/or the job's alerts topic, live, until interrupted.
  */
-@Command(name = "ui", mixinStandardHelpOptions = true,
+@Command(name = "ui", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Serves the findings console: the findings of an alerts file and/or the job's alerts topic, "
                 + "live in a browser, each with its explanation and cycle picture. Read-only; Ctrl-C stops.",
                 "Example: isowatch ui --alerts-file alerts.jsonl",

@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
  * {@code isowatch check}: Elle's verdict on recorded histories, computed by the same incremental
  * engine the stream job runs. Options and exit codes follow elle-cli.
  */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Checks Jepsen histories (JSON lines, a JSON array, or EDN) and prints Elle's verdict.",
                 "Exit status: 0 valid or unknown, 1 invalid, 255 error (as elle-cli)."})
 final class CheckCommand implements Callable<Integer> {

@@ -71,7 +71,7 @@ import java.util.stream.Stream;
  * checked too, and makes the job emit its verdict, which the summary prints. (Idleness alone
  * would not do it: a watermark never advances while every partition is idle.)
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Runs clients against the embedded store at an isolation level and checks their history live"
                 + " through the agent's spool and shipper, Kafka and the Flink checker job, all in this JVM:"
                 + " each alert as it is proven, progress every second, the verdict at the end.",

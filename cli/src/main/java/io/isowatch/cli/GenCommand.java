@@ -21,7 +21,7 @@ import java.util.Iterator;
 import java.util.concurrent.Callable;
 
 /** {@code isowatch gen}: writes a list-append or rw-register history from a simulated strict-serializable store. */
-@Command(name = "gen", mixinStandardHelpOptions = true,
+@Command(name = "gen", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Writes a Jepsen list-append or rw-register history (JSON lines) from a simulated store that is "
                 + "strict-serializable by construction, with optional aborts (:fail) and unknown outcomes (:info).",
                 "For benchmarks, soak tests and experiments: 'isowatch gen -n 1000000 -o h.jsonl && isowatch check h.jsonl'."})

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * {@code --key value}; the options are generated from {@link JobOptions#DEFAULTS}, so a new key
  * appears here without a change.
  */
-@Command(name = "job", mixinStandardHelpOptions = true, modelTransformer = JobCommand.Keys.class,
+@Command(name = "job", mixinStandardHelpOptions = true, addMethodSubcommands = false, modelTransformer = JobCommand.Keys.class,
         description = {"Runs the checker job on a local Flink cluster against an existing Kafka, until Ctrl-C.",
                 "Example: isowatch job --bootstrap-servers localhost:9092 --consistency-models serializable"})
 final class JobCommand implements Callable<Integer> {

@@ -17,7 +17,7 @@ import java.util.List;
  * {@code job} (the checker job on a local cluster), {@code ui} (the findings console) and {@code agent}.
  * {@code ui} and {@code agent} come from module {@code agent-cli}, which the agent image runs without Flink.
  */
-@Command(name = "isowatch", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(name = "isowatch", mixinStandardHelpOptions = true, addMethodSubcommands = false, versionProvider = Version.class,
         description = "Streaming, online checker of transactional isolation (Elle's method, incrementally).")
 public final class Main implements Runnable {
 

@@ -49,7 +49,7 @@ import java.util.function.Consumer;
  * event is released at once, in index order, which is the order {@code check} reads a file in.
  * {@code dedupe-retention} gets the same bound, so no process's progress is cleared early.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true,
+@Command(name = "replay", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Replays Jepsen histories through Kafka and the Flink checker job (both in this JVM) "
                 + "and prints the job's verdict exactly as check prints its own.",
                 "Exit status: 0 valid or unknown, 1 invalid, 255 error (as check)."})

@@ -36,6 +36,9 @@ final class EdnLexer {
         }
     }
 
+    /** Bytes that may continue a symbol, keyword or number: all but whitespace, brackets, quote and ';'. */
+    private static final boolean[] SYMBOL_CHAR = symbolChars();
+
     private final InputStream in;
     private final String sourceName;
     private final byte[] buf = new byte[1 << 16];
@@ -393,23 +396,37 @@ final class EdnLexer {
         readSymbolRest();
     }
 
+    /**
+     * The rest of a symbol, keyword or number: each run of symbol bytes the buffer holds is found
+     * in one loop and copied at once (nearly every token of a history is one of these).
+     */
     private void readSymbolRest() {
-        int c;
-        while (isSymbolChar(c = peek())) {
-            appendText(c);
-            pos++;
+        for (;;) {
+            byte[] b = buf;
+            int stop = limit;
+            int i = pos;
+            while (i < stop && SYMBOL_CHAR[b[i] & 0xFF]) {
+                i++;
+            }
+            appendText(b, pos, i);
+            pos = i;
+            if (i < stop || !fill()) {
+                return;
+            }
         }
     }
 
     private static boolean isSymbolChar(int c) {
-        switch (c) {
-            case -1, ' ', ',', '\t', '\n', '\r', '\f', '{', '}', '[', ']', '(', ')', '"', ';' -> {
-                return false;
-            }
-            default -> {
-                return true;
-            }
+        return c >= 0 && SYMBOL_CHAR[c];
+    }
+
+    private static boolean[] symbolChars() {
+        boolean[] table = new boolean[256];
+        Arrays.fill(table, true);
+        for (char c : " ,\t\n\r\f{}[]()\";".toCharArray()) {
+            table[c] = false;
         }
+        return table;
     }
 
     private void appendText(int b) {
@@ -417,6 +434,15 @@ final class EdnLexer {
             text = Arrays.copyOf(text, text.length * 2);
         }
         text[textLength++] = (byte) b;
+    }
+
+    private void appendText(byte[] bytes, int from, int to) {
+        int n = to - from;
+        if (textLength + n > text.length) {
+            text = Arrays.copyOf(text, Math.max(text.length * 2, textLength + n));
+        }
+        System.arraycopy(bytes, from, text, textLength, n);
+        textLength += n;
     }
 
     private void push(int closer) {
