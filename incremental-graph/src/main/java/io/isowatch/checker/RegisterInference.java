@@ -35,6 +35,7 @@ final class RegisterInference implements Inference {
     static final String WFR = "wfr-keys";
     static final String SEQUENTIAL = "sequential-keys";
     static final String LINEARIZABLE = "linearizable-keys";
+    private static final int RECENT_SLOTS = 256;
 
     private final InferenceContext context;
     /** The sources assumed; none once a transaction was evicted ({@link #forgetAssumedSources}). */
@@ -59,14 +60,19 @@ final class RegisterInference implements Inference {
         this.findings = new TraceFindings(context);
     }
 
-    /** The trace {@link #trace} returned last: a transaction asks for the same key several times. */
-    private RegisterTrace lastTrace;
+    /**
+     * The traces {@link #trace} returned recently, one slot per key's low bits: the keys a history
+     * works on at any time are few (Jepsen retires a key after a number of writes), so nearly
+     * every lookup is answered here instead of boxing the key for the map.
+     */
+    private RegisterTrace[] recent = new RegisterTrace[RECENT_SLOTS];
 
     private RegisterTrace trace(long key) {
-        RegisterTrace t = lastTrace;
+        int slot = (int) key & (RECENT_SLOTS - 1);
+        RegisterTrace t = recent[slot];
         if (t == null || t.key() != key) {
             t = traces.computeIfAbsent(key, RegisterTrace::new);
-            lastTrace = t;
+            recent[slot] = t;
         }
         return t;
     }
@@ -97,8 +103,8 @@ final class RegisterInference implements Inference {
             requireSingleValues(completion); // the only reads Elle's rw-register uses
         }
         if (outcome == TxnTable.FAIL) {
-            for (MicroOp m : mops) {
-                if (m instanceof MicroOp.Write w && trace(w.key()).writerOf(w.value()) == txn) {
+            for (int i = 0; i < mops.size(); i++) {
+                if (mops.get(i) instanceof MicroOp.Write w && trace(w.key()).writerOf(w.value()) == txn) {
                     trace(w.key()).abortedWrite(txn, w.value(), findings);
                 }
             }
@@ -453,7 +459,7 @@ final class RegisterInference implements Inference {
             }
         }
         traces = kept; // a new map, sized for what is kept
-        lastTrace = null;
+        recent = new RegisterTrace[RECENT_SLOTS];
         lostUpdates.evictBelow(cut);
     }
 

@@ -114,6 +114,7 @@ class EdnLexerTest {
         for (int i = 0; i < 30_000; i++) {
             assertEquals(Token.VECTOR_START, lexer.next());
             assertEquals(Token.KEYWORD, lexer.next());
+            assertEquals("append", lexer.text());
             assertEquals(Token.INTEGER, lexer.next());
             assertEquals(i, lexer.integer());
             assertEquals(Token.STRING, lexer.next());
