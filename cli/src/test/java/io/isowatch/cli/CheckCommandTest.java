@@ -206,11 +206,15 @@ class CheckCommandTest {
         assertFalse(r.out().contains("true") || r.out().contains("false"), "no verdict for a broken file: " + r.out());
     }
 
+    /** Process 3 invokes again at line 2 without completing its first transaction. */
+    private static final String DOUBLE_INVOKE =
+            "{\"index\":0,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,1]]}\n"
+            + "{\"index\":1,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,2]]}\n";
+
     @Test
     void check_doubleInvoke_exits255NamingTheLine(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("double.jsonl");
-        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,1]]}\n"
-                + "{\"index\":1,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,2]]}\n");
+        Files.writeString(bad, DOUBLE_INVOKE);
         Run r = run("check", "-q", bad.toString());
         assertEquals(ExitCodes.ERROR, r.code());
         assertTrue(r.err().contains("line 2") && r.err().contains("process 3"), r.err());
@@ -220,9 +224,7 @@ class CheckCommandTest {
     @Test
     void check_violationBeforeABrokenLine_reportsTheViolation(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("double-then-broken.jsonl");
-        Files.writeString(bad, "{\"index\":0,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,1]]}\n"
-                + "{\"index\":1,\"type\":\"invoke\",\"process\":3,\"f\":\"txn\",\"value\":[[\"append\",1,2]]}\n"
-                + "{\"index\":2,\"type\":\"okay\",\"process\":3,\"f\":\"txn\",\"value\":[]}\n");
+        Files.writeString(bad, DOUBLE_INVOKE + "{\"index\":2,\"type\":\"okay\",\"process\":3,\"f\":\"txn\",\"value\":[]}\n");
         Run r = run("check", "-q", bad.toString());
         assertEquals(ExitCodes.ERROR, r.code());
         assertTrue(r.err().contains("line 2") && r.err().contains("process 3"), r.err());
