@@ -4,6 +4,8 @@ import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.gen.RegisterGenerator;
+import io.isowatch.explain.Notation;
+import io.isowatch.explain.OpText;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.JsonLinesWriter;
@@ -16,13 +18,16 @@ import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
 
 /** {@code isowatch gen}: writes a list-append or rw-register history from a simulated strict-serializable store. */
 @Command(name = "gen", mixinStandardHelpOptions = true, addMethodSubcommands = false,
-        description = {"Writes a Jepsen list-append or rw-register history (JSON lines) from a simulated store that is "
+        description = {"Writes a Jepsen list-append or rw-register history (JSON lines or EDN) from a simulated store that is "
                 + "strict-serializable by construction, with optional aborts (:fail) and unknown outcomes (:info).",
                 "For benchmarks, soak tests and experiments: 'isowatch gen -n 1000000 -o h.jsonl && isowatch check h.jsonl'."})
 final class GenCommand implements Callable<Integer> {
@@ -36,12 +41,21 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
     Path output;
 
+    @Option(names = "--format", defaultValue = "json", paramLabel = "FORMAT",
+            description = "json (JSON lines) or edn (Jepsen's history.edn: one op map a line, as Elle prints ops) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String format;
+
     @Option(names = "--workload", defaultValue = "list-append", paramLabel = "W",
             description = "Workload: list-append or rw-register (default: ${DEFAULT-VALUE}).")
     String workloadName;
 
     @Override
     public Integer call() throws IOException {
+        if (!"json".equals(format) && !"edn".equals(format)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--format " + format + " is not supported; use json or edn");
+        }
         if (!"list-append".equals(workloadName) && !"rw-register".equals(workloadName)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--workload " + workloadName + " is not supported; use list-append or rw-register");
@@ -56,12 +70,27 @@ final class GenCommand implements Callable<Integer> {
         }
         OutputStream sink = output == null ? new NonClosing(System.out)
                 : new BufferedOutputStream(new FileOutputStream(output.toFile()), 1 << 16);
-        try (JsonLinesWriter writer = new JsonLinesWriter(sink, new AtomTable())) {
-            while (generator.hasNext()) {
-                writer.write(generator.next());
+        if ("edn".equals(format)) {
+            writeEdn(generator, sink, "rw-register".equals(workloadName) ? Notation.RW_REGISTER : Notation.LIST_APPEND);
+        } else {
+            try (JsonLinesWriter writer = new JsonLinesWriter(sink, new AtomTable())) {
+                while (generator.hasNext()) {
+                    writer.write(generator.next());
+                }
             }
         }
         return ExitCodes.VALID;
+    }
+
+    /** Each op as Elle prints it ({@link OpText}), a line each: the shape of Jepsen's history.edn. */
+    private static void writeEdn(Iterator<Op> generator, OutputStream sink, Notation notation) throws IOException {
+        AtomTable atoms = new AtomTable();
+        try (Writer out = new OutputStreamWriter(sink, StandardCharsets.UTF_8)) {
+            while (generator.hasNext()) {
+                out.write(OpText.render(generator.next(), atoms, notation));
+                out.write('\n');
+            }
+        }
     }
 
     /** Lets the writer close its stream without closing stdout. */

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -34,6 +35,18 @@ class CheckCommandTest {
 
     static Path golden(String name) {
         return Golden.cases().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().history();
+    }
+
+    /** Each JSON verdict line as a map, without the one field that varies from run to run (its seconds). */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> jsonWithoutSeconds(String jsonLines) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (String line : jsonLines.trim().split("\n")) {
+            Map<String, Object> m = Json.object(line);
+            ((Map<String, Object>) m.get("stats")).remove("seconds");
+            out.add(m);
+        }
+        return out;
     }
 
     @Test

@@ -7,7 +7,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,6 +64,50 @@ class GenCommandTest {
         CheckCommandTest.Run c = CheckCommandTest.run("check", "-q", "-m", "rw-register", "--linearizable-keys",
                 h.toString());
         assertEquals(ExitCodes.INVALID, c.code(), c.out() + c.err());
+    }
+
+    /**
+     * The same seed written as EDN (Jepsen's history.edn shape) and as JSON lines is the same
+     * history: each workload's check gives the same verdict, anomalies and all, from either.
+     */
+    @Test
+    void gen_edn_checksAsTheJsonLinesOfTheSameSeed(@TempDir Path dir) throws IOException {
+        for (String workload : List.of("list-append", "rw-register")) {
+            Path json = dir.resolve(workload + ".jsonl");
+            Path edn = dir.resolve(workload + ".edn");
+            List<String> gen = List.of("gen", "--workload", workload, "-n", "2000", "--fail-rate", "0.05",
+                    "--info-rate", "0.02", "--stale-read-rate", "0.05", "--seed", "11");
+            assertEquals(0, CheckCommandTest.run(with(gen, "-o", json.toString())).code());
+            CheckCommandTest.Run g = CheckCommandTest.run(with(gen, "--format", "edn", "-o", edn.toString()));
+            assertEquals(0, g.code(), g.err());
+            assertTrue(Files.readAllLines(edn).get(0).startsWith("{:index 0, :time "), Files.readAllLines(edn).get(0));
+            List<String> check = new ArrayList<>(List.of("check", "-q", "--format", "json", "-m", workload));
+            if (workload.equals("rw-register")) {
+                check.add("--linearizable-keys"); // the stale reads are G-single only against these orders
+            }
+            CheckCommandTest.Run fromJson = CheckCommandTest.run(with(check, json.toString()));
+            CheckCommandTest.Run fromEdn = CheckCommandTest.run(with(check, edn.toString()));
+            assertEquals(ExitCodes.INVALID, fromJson.code(), fromJson.err());
+            assertEquals(fromJson.code(), fromEdn.code(), fromEdn.err());
+            List<Map<String, Object>> expected = CheckCommandTest.jsonWithoutSeconds(fromJson.out());
+            List<Map<String, Object>> actual = CheckCommandTest.jsonWithoutSeconds(fromEdn.out());
+            expected.get(0).remove("file");
+            actual.get(0).remove("file");
+            assertEquals(expected, actual);
+        }
+    }
+
+    @Test
+    void gen_unknownFormat_exits255NamingBoth() {
+        CheckCommandTest.Run g = CheckCommandTest.run("gen", "--format", "csv");
+        assertEquals(ExitCodes.ERROR, g.code());
+        assertTrue(g.err().contains("json") && g.err().contains("edn"), g.err());
+    }
+
+    private static String[] with(List<String> args, String... more) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
-import io.isowatch.testing.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,8 +36,8 @@ class ReplayCommandIT {
         CheckCommandTest.Run replay = CheckCommandTest.run(args("replay", "--format", "json", files));
         assertEquals(ExitCodes.INVALID, check.code(), check.err());
         assertEquals(check.code(), replay.code(), replay.err());
-        List<Map<String, Object>> expected = jsonWithoutSeconds(check.out());
-        assertEquals(expected, jsonWithoutSeconds(replay.out()));
+        List<Map<String, Object>> expected = CheckCommandTest.jsonWithoutSeconds(check.out());
+        assertEquals(expected, CheckCommandTest.jsonWithoutSeconds(replay.out()));
         assertEquals(List.of("G2-item"), expected.get(1).get("anomaly-types"));
         assertEquals(List.of("G-single-item"), expected.get(2).get("anomaly-types"));
         assertEquals(List.of("G2-item"), expected.get(3).get("anomaly-types"));
@@ -108,17 +107,6 @@ class ReplayCommandIT {
         List<String> a = new ArrayList<>(List.of(command, "-q", flag, value));
         a.addAll(List.of(files));
         return a.toArray(String[]::new);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> jsonWithoutSeconds(String jsonLines) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (String line : jsonLines.trim().split("\n")) {
-            Map<String, Object> m = Json.object(line);
-            ((Map<String, Object>) m.get("stats")).remove("seconds");
-            out.add(m);
-        }
-        return out;
     }
 
     private static String withoutSeconds(String text) {
