@@ -1,11 +1,11 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
+import io.isowatch.explain.Notation;
+import io.isowatch.explain.OpText;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.gen.RegisterGenerator;
-import io.isowatch.explain.Notation;
-import io.isowatch.explain.OpText;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.JsonLinesWriter;
