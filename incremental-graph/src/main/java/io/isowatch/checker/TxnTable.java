@@ -169,8 +169,8 @@ final class TxnTable {
      */
     boolean sameWrites(int id, List<MicroOp> completion) {
         List<MicroOp> invocation = pendingMops[pendingSlot(id)];
-        boolean invokedWrites = MicroOpList.hasAppend(invocation) || MicroOpList.hasWrite(invocation);
-        boolean completedWrites = MicroOpList.hasAppend(completion) || MicroOpList.hasWrite(completion);
+        boolean invokedWrites = MicroOpList.writes(invocation);
+        boolean completedWrites = MicroOpList.writes(completion);
         if (!invokedWrites || !completedWrites) {
             return invokedWrites == completedWrites; // a read-only side: equal only if both are
         }

@@ -75,6 +75,11 @@ public final class MicroOpList extends AbstractList<MicroOp> implements RandomAc
         return (factsOf(mops) & HAS_WRITE) != 0;
     }
 
+    /** Whether {@code mops} holds an append or a register write. */
+    public static boolean writes(List<MicroOp> mops) {
+        return (factsOf(mops) & (HAS_APPEND | HAS_WRITE)) != 0;
+    }
+
     /** Whether {@code mops} holds a read whose result is unknown ({@code nil}). */
     public static boolean hasUnknownRead(List<MicroOp> mops) {
         return (factsOf(mops) & HAS_UNKNOWN_READ) != 0;

@@ -30,6 +30,7 @@ class MicroOpListProperties {
 
         assertEquals(steps.stream().anyMatch(m -> m instanceof MicroOp.Append), MicroOpList.hasAppend(list), shown);
         assertEquals(steps.stream().anyMatch(m -> m instanceof MicroOp.Write), MicroOpList.hasWrite(list), shown);
+        assertEquals(steps.stream().anyMatch(m -> !(m instanceof MicroOp.Read)), MicroOpList.writes(list), shown);
         assertEquals(steps.stream().anyMatch(m -> m instanceof MicroOp.Read r && !r.known()),
                 MicroOpList.hasUnknownRead(list), shown);
         boolean repeats = steps.stream().map(MicroOp::key).distinct().count() < steps.size();
