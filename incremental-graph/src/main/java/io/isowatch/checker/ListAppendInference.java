@@ -67,11 +67,13 @@ final class ListAppendInference implements Inference {
                 }
             }
         }
-        if (outcome != TxnTable.FAIL) {
-            for (int i = 0; i < mops.size(); i++) {
-                if (mops.get(i) instanceof MicroOp.Read read && read.known()) {
-                    prefixRead[i] = traces.trace(read.key())
-                            .read(txn, read.values(), outcome == TxnTable.OK, context, findings);
+        for (int i = 0; i < mops.size(); i++) {
+            if (mops.get(i) instanceof MicroOp.Read read && read.known()) {
+                ListAppendTrace trace = traces.trace(read.key());
+                if (outcome == TxnTable.FAIL) {
+                    trace.failedRead(read.values());
+                } else {
+                    prefixRead[i] = trace.read(txn, read.values(), outcome == TxnTable.OK, context, findings);
                 }
             }
         }

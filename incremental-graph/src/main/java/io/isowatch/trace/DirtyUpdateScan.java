@@ -13,6 +13,11 @@ import java.util.Arrays;
  * key settles, when those count as unknown outcomes. Each element is visited once: O(1)
  * amortised per append.
  *
+ * <p>Elle orders the key for this rule by its longest read of any client op, {@code :fail} ones
+ * included ({@code sorted-values} over {@code h/client-ops}, list_append.clj 955-958), while
+ * everything else follows {@code :ok} and {@code :info} reads. So once the key settles, a
+ * failed transaction's read longer than the order is walked too ({@link #walkFailedRead}).
+ *
  * <p>After an eviction some elements' writers are forgotten: their outcome is unknown here but
  * was known (or will be) to a checker that saw the whole history, which may have started or
  * ended a run there. So the walk goes past such an element <em>blind</em>: it reports nothing
@@ -26,6 +31,8 @@ final class DirtyUpdateScan {
     private int anchorPosition = -1;
     /** Whether a forgotten outcome lies between the last committed append and here. */
     private boolean blind;
+    /** Whether the longest failed read has been walked (once, when the key settles). */
+    private boolean failedReadWalked;
 
     /** Walks on from where it stopped, reporting each dirty update to {@code out}. */
     void advance(ListAppendTrace trace, TxnStatus status, TraceListener out, boolean settling) {
@@ -46,22 +53,70 @@ final class DirtyUpdateScan {
                 return;
             }
             next++;
-            if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
-                continue; // an unknown outcome neither starts nor ends a run
+            visit(trace.key(), w, q, null, trace, status, out);
+        }
+    }
+
+    /**
+     * Once the key has settled and {@link #advance} has walked the whole order: walks
+     * {@code read}, a failed transaction's read longer than the order, as Elle's dirty-update
+     * pass does when that read is the key's longest. When the order is a prefix of it, the walk
+     * goes on past the order's end; otherwise it starts afresh at the read's first element, and
+     * what the walk of the order reported stays reported (see docs/elle-compatibility.md).
+     * Repeated elements count once, at their first place, as Elle's {@code distinct} keeps them.
+     */
+    void walkFailedRead(ListAppendTrace trace, long[] read, boolean extendsOrder, TxnStatus status, TraceListener out) {
+        if (failedReadWalked) {
+            return;
+        }
+        failedReadWalked = true;
+        int from = extendsOrder ? trace.orderSize() : 0;
+        if (!extendsOrder) {
+            anchorFailed = false;
+            anchorTxn = -1;
+            anchorPosition = -1;
+            blind = false;
+        }
+        LongIntMap seen = new LongIntMap();
+        for (int q = 0; q < read.length; q++) {
+            long e = read[q];
+            boolean repeat = seen.containsKey(e);
+            if (!repeat) {
+                seen.put(e, q);
             }
-            if (status.committed(w)) {
-                if (anchorFailed && !blind) {
-                    out.dirtyUpdate(trace.key(), Arrays.copyOfRange(trace.prefix(q + 1), anchorPosition, q + 1), anchorTxn, w);
-                }
-                anchorFailed = false;
-                blind = false;
-                anchorTxn = w;
-                anchorPosition = q;
-            } else if (!anchorFailed) {
-                anchorFailed = true;
-                anchorTxn = w;
-                anchorPosition = q;
+            if (q < from || repeat) {
+                continue;
             }
+            int w = trace.writerOf(e);
+            if (w == LongIntMap.MISSING && trace.writerForgotten(e)) {
+                blind = true;
+                continue;
+            }
+            visit(trace.key(), w, q, read, trace, status, out);
+        }
+    }
+
+    /**
+     * One element, at {@code q}, of the walk, appended by {@code w} (or nobody known); the values
+     * a report names are {@code read}'s, or the order's when {@code read} is null.
+     */
+    private void visit(long key, int w, int q, long[] read, ListAppendTrace trace, TxnStatus status, TraceListener out) {
+        if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
+            return; // an unknown outcome neither starts nor ends a run
+        }
+        if (status.committed(w)) {
+            if (anchorFailed && !blind) {
+                long[] values = read != null ? read : trace.prefix(q + 1);
+                out.dirtyUpdate(key, Arrays.copyOfRange(values, anchorPosition, q + 1), anchorTxn, w);
+            }
+            anchorFailed = false;
+            blind = false;
+            anchorTxn = w;
+            anchorPosition = q;
+        } else if (!anchorFailed) {
+            anchorFailed = true;
+            anchorTxn = w;
+            anchorPosition = q;
         }
     }
 

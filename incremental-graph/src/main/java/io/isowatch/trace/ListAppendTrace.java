@@ -73,6 +73,8 @@ public final class ListAppendTrace {
     private boolean broken;
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
+    /** The longest read of this key by a failed transaction (the first of its length), or null. */
+    private long[] longestFailedRead;
 
     /** {@code partial}: made after an eviction, which may have lost reads of this key (see {@link #partial}). */
     ListAppendTrace(long key, WaiterPool waiters, IntListPool lists, boolean partial) {
@@ -415,6 +417,17 @@ public final class ListAppendTrace {
         advanceDirtyScan(status, out, false);
     }
 
+    /**
+     * Takes a read by a transaction that failed. Nothing but Elle's dirty-update pass looks at
+     * such reads, and only at the key's longest read (see {@link DirtyUpdateScan}): this keeps the
+     * longest, and {@link #settle} walks it if it is longer than the order.
+     */
+    public void failedRead(long[] values) {
+        if (values.length > 0 && (longestFailedRead == null || values.length > longestFailedRead.length)) {
+            longestFailedRead = values;
+        }
+    }
+
     /** G1a for the first reader of {@code element}, unless an eviction forgot that reader. */
     private void reportAbortedRead(int reader, long element, int writer, TraceListener out) {
         if (reader >= 0) {
@@ -430,7 +443,7 @@ public final class ListAppendTrace {
      * No further event for this key will come: place every append nobody read after the last
      * observed element (Elle's rule), report elements read that nobody appended (garbage reads;
      * until now a later invocation could still have claimed them), and finish the dirty-update
-     * walk. Only possible writers
+     * walk, over the longest failed read too when it is longer than the order. Only possible writers
      * take part; writers still pending never completed and are left out, as Elle leaves out
      * operations without a completion. A {@link #partial} trace places nothing: its order may end
      * short. Elements a forgotten transaction appended are not garbage, and a forgotten reader's
@@ -450,6 +463,21 @@ public final class ListAppendTrace {
             offOrder.forEach((e, reader) -> reportIfGarbage(reader, e, out));
         }
         advanceDirtyScan(status, out, true);
+        // Elle's dirty-update order is the longest read of any client op. A tie between a failed
+        // read and the order is Elle's arbitrary pick; the order stays. A broken or partial key's
+        // longest read is not known here, so only reads of the others are walked.
+        if (longestFailedRead != null && longestFailedRead.length > orderSize && !broken && !partial) {
+            dirtyUpdates.walkFailedRead(this, longestFailedRead, orderIsPrefixOf(longestFailedRead), status, out);
+        }
+    }
+
+    private boolean orderIsPrefixOf(long[] values) {
+        for (int i = 0; i < orderSize; i++) {
+            if (values[i] != order.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Garbage: nobody appended {@code element}, not even a transaction an eviction forgot. */

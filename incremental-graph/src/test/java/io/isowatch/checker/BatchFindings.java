@@ -40,7 +40,7 @@ final class BatchFindings {
                 ref.found("duplicate-elements");
             }
         }
-        for (long key : ref.keysWithOrder()) {
+        for (long key : ref.keysWithDirtyUpdateOrder()) {
             if (dirtyUpdate(ref, key)) {
                 ref.found("dirty-update");
             }
@@ -164,13 +164,14 @@ final class BatchFindings {
     }
 
     /**
-     * Elle's {@code dirty-update-cases}: walking the version order from a committed initial
-     * state, an ok writer right after a failed one (info writers in between skipped). Writers
-     * that never completed, and elements nobody appended, count as info.
+     * Elle's {@code dirty-update-cases}: walking the key's longest read of any client op
+     * ({@link BatchReference#dirtyUpdateOrder}) from a committed initial state, an ok writer
+     * right after a failed one (info writers in between skipped). Writers that never completed,
+     * and elements nobody appended, count as info.
      */
     private static boolean dirtyUpdate(BatchReference ref, long key) {
         OpType state = OpType.OK;
-        for (long e : ref.order(key)) {
+        for (long e : ref.dirtyUpdateOrder(key)) {
             Txn w = ref.invokedWriter(key, e);
             OpType t = w == null || w.type() == null ? OpType.INFO : w.type();
             if (t == OpType.INFO) {

@@ -78,6 +78,13 @@ final class BatchReference {
     private final Map<Long, Integer> longestCount = new TreeMap<>();
     /** key -> version order (Elle's append-index :values). */
     private final Map<Long, List<Long>> orders = new HashMap<>();
+    /**
+     * key -> the order Elle's dirty-update pass walks, where it is not {@link #orders}': a failed
+     * transaction's read longer than every ok and info read (distinct elements).
+     */
+    private final Map<Long, List<Long>> dirtyUpdateOrders = new HashMap<>();
+    /** Whether some key's longest read is a tie between different reads, one of them failed. */
+    private boolean dirtyUpdateOrderArbitrary;
     private final Set<Long> incompatible = new HashSet<>();
     /** Elle's write-index over ok and info completions: key -> element -> writer. */
     private final Map<Long, Map<Long, Txn>> writeIndex = new HashMap<>();
@@ -159,6 +166,9 @@ final class BatchReference {
         Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
         Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);
         indexes();
+        if (dirtyUpdateOrderArbitrary) {
+            return null;
+        }
         dataEdges();
         if (ConsistencyModels.realtimeNeeded(reportable)) {
             BatchHistory.link(graph, history.realtimeGraph(), EdgeKind.REALTIME);
@@ -217,6 +227,18 @@ final class BatchReference {
         return orders.keySet();
     }
 
+    /** The order Elle's dirty-update pass walks for {@code key}, or null when it walks none. */
+    List<Long> dirtyUpdateOrder(long key) {
+        return dirtyUpdateOrders.getOrDefault(key, orders.get(key));
+    }
+
+    /** The keys Elle's dirty-update pass walks. */
+    Set<Long> keysWithDirtyUpdateOrder() {
+        Set<Long> keys = new TreeSet<>(orders.keySet());
+        keys.addAll(dirtyUpdateOrders.keySet());
+        return keys;
+    }
+
     Set<Long> incompatibleKeys() {
         return incompatible;
     }
@@ -269,6 +291,42 @@ final class BatchReference {
                 longest = candidates.get(longestChoice.getOrDefault(e.getKey(), 0));
             }
             orders.put(e.getKey(), new ArrayList<>(new LinkedHashSet<>(longest)));
+        }
+        dirtyUpdateOrders(values);
+    }
+
+    /**
+     * Elle's {@code dirty-update-cases} takes its order from {@code sorted-values} of every client
+     * op, failed ones included (list_append.clj 955-958): where a failed transaction read a key
+     * further than any ok or info read, that read is the order it walks. Which of several longest
+     * reads that differ is Elle's arbitrary pick, so the reference then gives no answer.
+     */
+    private void dirtyUpdateOrders(Map<Long, Set<List<Long>>> possibleValues) {
+        Map<Long, Set<List<Long>>> failedValues = new TreeMap<>();
+        for (Txn t : txns) {
+            if (t.type() != OpType.FAIL) {
+                continue;
+            }
+            for (MicroOp m : t.value()) {
+                if (m instanceof MicroOp.Read r && r.known() && r.length() > 0) {
+                    failedValues.computeIfAbsent(r.key(), k -> new LinkedHashSet<>()).add(list(r.values()));
+                }
+            }
+        }
+        for (Map.Entry<Long, Set<List<Long>>> e : failedValues.entrySet()) {
+            Set<List<Long>> all = new LinkedHashSet<>(e.getValue());
+            all.addAll(possibleValues.getOrDefault(e.getKey(), Set.of()));
+            int longest = all.stream().mapToInt(List::size).max().orElseThrow();
+            List<List<Long>> candidates = all.stream().filter(v -> v.size() == longest).toList();
+            boolean failedAmongLongest = candidates.stream().anyMatch(e.getValue()::contains);
+            if (!failedAmongLongest) {
+                continue;
+            }
+            if (candidates.size() > 1) {
+                dirtyUpdateOrderArbitrary = true;
+            } else {
+                dirtyUpdateOrders.put(e.getKey(), new ArrayList<>(new LinkedHashSet<>(candidates.get(0))));
+            }
         }
     }
 

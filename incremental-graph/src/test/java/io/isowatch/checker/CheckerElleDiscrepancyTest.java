@@ -37,13 +37,13 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG. T1 reads x = [1]; only afterwards does T2 (append 1, append 2 to x) begin.
+     * Fixed (3ca9dcf). T1 reads x = [1]; only afterwards does T2 (append 1, append 2 to x) begin.
      * Elle's {@code g1b-cases} looks at the whole history: 1 is T2's intermediate append, so G1b.
      * Edges: wr T2 -> T1, and 2 (unread) goes after 1, so rw T1 -> T2: G-single-item (the
      * realtime edge T1 -> T2 is explained as rw). The cycle-exists fallback strong-PL-2 (realtime
      * T1 -> T2, wr T2 -> T1) is dropped because G1b rules out read committed. Elle: G-single-item,
-     * G1b. The checker tests a read for G1b only against writers already invoked, so misses it and
-     * keeps the fallback.
+     * G1b. The checker tested a read for G1b only against writers already invoked, so missed it
+     * and kept the fallback.
      */
     @Test
     void intermediateRead_ofWriterInvokedAfterTheRead_isG1b() {
@@ -73,13 +73,13 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG. A (reads x = [2]), B (reads x = []) and C (appends 1 and 2 to x) run one after
+     * Fixed (32b0d21). A (reads x = [2]), B (reads x = []) and C (appends 1 and 2 to x) run one after
      * another. Version order [2]: rw B -> C (B read the initial state), rw A -> C (1, unread,
      * goes after 2), wr C -> A; realtime A -> B -> C. G-single-item: A -rw-> C -wr-> A. Elle's
      * G1c-realtime search ({@code elle.bfs}, edges as sets of kinds) may walk B -> C as realtime:
      * A -rt-> B -rt-> C -wr-> A; explained pair by pair that is rt, rw, wr, so Elle files it as a
      * G-single-item-realtime (G1c-realtime specs have no {@code :type} check). The checker's
-     * searches step only along the kind explaining each pair (rw for B -> C), so it misses it.
+     * searches stepped only along the kind explaining each pair (rw for B -> C), so it missed it.
      */
     @Test
     void searchWalksAnyKindOfAPair_realtimeOverAnRwPair() {
@@ -90,13 +90,13 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG, the same departure seen from the other side. T1 reads x empty twice and appends
+     * Fixed (32b0d21), the same departure seen from the other side. T1 reads x empty twice and appends
      * 1; then T2 (append 2 to x, read x [2], read y [1]) and T3 (append 1 to y, read y [1]) run
      * concurrently, T3 completing first. Edges: rw T1 -> T2 and realtime T1 -> T2 (one pair),
      * ww T2 -> T1 (1, unread, after 2), realtime T1 -> T3, wr T3 -> T2. Elle's G0-realtime search
      * walks T1 -> T2 as realtime and meets T1 -> T2 -> T1, explained rw + ww: a G-single-item; having
      * found something, it makes the types G0-realtime implies redundant, G1c-realtime among them.
-     * The checker cannot walk that pair as realtime, so it goes on to report the G1c-realtime
+     * The checker could not walk that pair as realtime, so it went on to report the G1c-realtime
      * T1 -rt-> T3 -wr-> T2 -ww-> T1, which Elle never searches for.
      */
     @Test
@@ -128,10 +128,10 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG. Reads [1 2] and [1 3] of x are incompatible, and 3's writer failed. Elle's
+     * Fixed (3ca9dcf). Reads [1 2] and [1 3] of x are incompatible, and 3's writer failed. Elle's
      * {@code g1a-cases} does not depend on the version order: the ok read of 3 is G1a. No cycle
-     * whichever read Elle takes as the order (all concurrent). The checker checks for aborted
-     * reads only elements of its partial order, which stops at the first contradiction.
+     * whichever read Elle takes as the order (all concurrent). The checker checked for aborted
+     * reads only elements of its partial order, which stopped at the first contradiction.
      */
     @Test
     void abortedRead_inAReadIncompatibleWithTheOrder_isG1a() {
@@ -143,10 +143,10 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * KNOWN BUG: a stack trace instead of a verdict. T1, T2 append 1, 2 to x; T3 reads [1]; T4
+     * Fixed (3ca9dcf); it was a stack trace instead of a verdict. T1, T2 append 1, 2 to x; T3 reads [1]; T4
      * reads [2 1] and then [1 2]; all concurrent, completing in that order. The checker's order
-     * for x stops at [1] when [2 1] contradicts it, yet stores T4's [1 2] as a prefix of that
-     * order (length 2 of 1), and explaining the cycle through T4 throws
+     * for x stops at [1] when [2 1] contradicts it, yet stored T4's [1 2] as a prefix of that
+     * order (length 2 of 1), and explaining the cycle through T4 threw
      * IndexOutOfBoundsException ("prefix of 2 from LongList of size 1"). Elle: incompatible-order;
      * internal (T4's second read disagrees with its first); and G-single-item whichever read of
      * length 2 Elle takes as the order (with [1 2]: rw T4 -> T2, wr T2 -> T4; with [2 1]:
@@ -159,6 +159,40 @@ class CheckerElleDiscrepancyTest {
                 .ok(0, "a:0:1").ok(1, "a:0:2").ok(2, "r:0:1").ok(3, "r:0:2,1 r:0:1,2")
                 .build();
         assertElle(h, Validity.FALSE, Set.of("G-single-item", "incompatible-order", "internal"));
+    }
+
+    /**
+     * Fixed (the checker now walks a key's longest failed read when the key settles). T1 appends
+     * 1 and commits; T2 reads x = [1]; T3 appends 2 and fails; T4 appends 3 and commits; T5 reads
+     * x = [1 2 3] and fails. Elle's {@code dirty-update-cases} walks the longest read of any
+     * client op ({@code sorted-values} over {@code h/client-ops}, list_append.clj 955-958), here
+     * T5's: 2 (failed) then 3 (committed), a dirty update. Nothing else: G1a looks at ok reads
+     * only, and the graph (ww T1 -> T4, wr T1 -> T2, rw T2 -> T4, realtime) has no cycle. The
+     * checker walked only the order of ok and info reads, [1].
+     */
+    @Test
+    void dirtyUpdate_seenOnlyByAFailedRead_isReported() {
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "a:0:1").txn(3, "r:0:1")
+                .invoke(1, "a:0:2").fail(1).txn(2, "a:0:3")
+                .invoke(4, "r:0").failWith(4, "r:0:1,2,3")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("dirty-update"));
+    }
+
+    /**
+     * Fixed (as above), the same with T5's read [2 3 1] contradicting the ok read [1]: Elle's
+     * pass still walks the longest read, from its start (failed reads take no part in
+     * incompatible-order): 2 (failed), 3 (committed), a dirty update.
+     */
+    @Test
+    void dirtyUpdate_seenOnlyByAFailedReadContradictingTheOrder_isReported() {
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "a:0:1").txn(3, "r:0:1")
+                .invoke(1, "a:0:2").fail(1).txn(2, "a:0:3")
+                .invoke(4, "r:0").failWith(4, "r:0:2,3,1")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("dirty-update"));
     }
 
     private static void assertElle(List<Op> h, Validity valid, Set<String> types) {

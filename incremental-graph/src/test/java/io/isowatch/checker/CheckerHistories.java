@@ -105,6 +105,12 @@ final class CheckerHistories {
             return add(OpType.FAIL, process, open.remove(process));
         }
 
+        /** A fail completion with its own value (a failed transaction's reads, as Jepsen records them). */
+        Builder failWith(long process, String text) {
+            open.remove(process);
+            return add(OpType.FAIL, process, notation.apply(text, 0L));
+        }
+
         Builder info(long process) {
             return add(OpType.INFO, process, open.remove(process));
         }
