@@ -3,33 +3,16 @@
 # (each pair's order alternating, since these machines drift within minutes), on the three
 # histories bench/check-benchmark.sh makes (default and contended list-append, contended
 # rw-register); each check beside the same launcher's --parse-only. Wall clock, JVM start
-# included, -Xmx1g. The reference is either a source tree, whose own ./isowatch launcher runs it
-# (with the JVM flags of its day), or a CLI jar from before the launcher chose flags, run as
-# java <Chronicle flags> $JAVA_OPTS -jar JAR. Usage:
+# included, -Xmx1g. The reference is a source tree or a CLI jar (bench/ab-launchers.sh). Usage:
 #   bench/check-ab.sh REFERENCE [TXNS] [RUNS]
 # Build a reference tree with: git worktree add /tmp/ref <commit> && (cd /tmp/ref && ./mvnw -B -ntp
 # -q -DskipTests -pl cli -am package), then pass /tmp/ref (or /tmp/ref/cli/target/isowatch-cli.jar).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 reference="${1:?usage: bench/check-ab.sh REFERENCE [TXNS] [RUNS]}"
 txns="${2:-500000}"
 runs="${3:-3}"
-flags="$(sed -n 's:.*<isowatch.jvm.flags>\(.*\)</isowatch.jvm.flags>.*:\1:p' "$here/pom.xml")"
-
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null
-  end=$(date +%s.%N)
-  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
-}
-if [ -d "$reference" ]; then
-  old() { JAVA_OPTS=-Xmx1g "$reference/isowatch" check -q "$@"; }
-else
-  # shellcheck disable=SC2086
-  old() { java $flags -Xmx1g -jar "$reference" check -q "$@"; }
-fi
-new() { JAVA_OPTS=-Xmx1g "$here/isowatch" check -q "$@"; }
+# shellcheck source=bench/ab-launchers.sh
+. "$(dirname "${BASH_SOURCE[0]}")/ab-launchers.sh"
 
 for shape in "list-append default" "list-append contended" "rw-register contended"; do
   read -r workload kind <<< "$shape"
