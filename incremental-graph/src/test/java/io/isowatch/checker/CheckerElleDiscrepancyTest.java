@@ -172,12 +172,7 @@ class CheckerElleDiscrepancyTest {
      */
     @Test
     void dirtyUpdate_seenOnlyByAFailedRead_isReported() {
-        List<Op> h = CheckerHistories.history()
-                .txn(0, "a:0:1").txn(3, "r:0:1")
-                .invoke(1, "a:0:2").fail(1).txn(2, "a:0:3")
-                .invoke(4, "r:0").failWith(4, "r:0:1,2,3")
-                .build();
-        assertElle(h, Validity.FALSE, Set.of("dirty-update"));
+        assertElle(abortedThenCommittedAppend_readBy("r:0:1,2,3"), Validity.FALSE, Set.of("dirty-update"));
     }
 
     /**
@@ -187,12 +182,16 @@ class CheckerElleDiscrepancyTest {
      */
     @Test
     void dirtyUpdate_seenOnlyByAFailedReadContradictingTheOrder_isReported() {
-        List<Op> h = CheckerHistories.history()
+        assertElle(abortedThenCommittedAppend_readBy("r:0:2,3,1"), Validity.FALSE, Set.of("dirty-update"));
+    }
+
+    /** T1 appends 1 to x and commits, T2 reads [1], T3 appends 2 and fails, T4 appends 3, T5 reads and fails. */
+    private static List<Op> abortedThenCommittedAppend_readBy(String failedRead) {
+        return CheckerHistories.history()
                 .txn(0, "a:0:1").txn(3, "r:0:1")
                 .invoke(1, "a:0:2").fail(1).txn(2, "a:0:3")
-                .invoke(4, "r:0").failWith(4, "r:0:2,3,1")
+                .invoke(4, "r:0").failWith(4, failedRead)
                 .build();
-        assertElle(h, Validity.FALSE, Set.of("dirty-update"));
     }
 
     private static void assertElle(List<Op> h, Validity valid, Set<String> types) {
