@@ -100,7 +100,8 @@ final class DirtyUpdateScan {
      * One element, at {@code q}, of the walk, appended by {@code w} (or nobody known); the values
      * a report names are {@code read}'s, or the order's when {@code read} is null.
      */
-    private void visit(long key, int w, int q, long[] read, ListAppendTrace trace, TxnStatus status, TraceListener out) {
+    private void visit(long key, int w, int q, long[] read, ListAppendTrace trace, TxnStatus status,
+                       TraceListener out) {
         if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
             return; // an unknown outcome neither starts nor ends a run
         }

@@ -443,9 +443,9 @@ public final class ListAppendTrace {
      * No further event for this key will come: place every append nobody read after the last
      * observed element (Elle's rule), report elements read that nobody appended (garbage reads;
      * until now a later invocation could still have claimed them), and finish the dirty-update
-     * walk, over the longest failed read too when it is longer than the order. Only possible writers
-     * take part; writers still pending never completed and are left out, as Elle leaves out
-     * operations without a completion. A {@link #partial} trace places nothing: its order may end
+     * walk, along the longest failed read too when it is longer than the order. Only possible
+     * writers take part; writers still pending never completed and are left out, as Elle leaves
+     * out operations without a completion. A {@link #partial} trace places nothing: its order may end
      * short. Elements a forgotten transaction appended are not garbage, and a forgotten reader's
      * garbage read is not reported (it could only name that reader).
      */

@@ -79,8 +79,8 @@ final class BatchReference {
     /** key -> version order (Elle's append-index :values). */
     private final Map<Long, List<Long>> orders = new HashMap<>();
     /**
-     * key -> the order Elle's dirty-update pass walks, where it is not {@link #orders}': a failed
-     * transaction's read longer than every ok and info read (distinct elements).
+     * key -> the order Elle's dirty-update pass walks where it differs from {@link #orders}: a
+     * failed transaction's read longer than every ok and info read (distinct elements).
      */
     private final Map<Long, List<Long>> dirtyUpdateOrders = new HashMap<>();
     /** Whether some key's longest read is a tie between different reads, one of them failed. */
