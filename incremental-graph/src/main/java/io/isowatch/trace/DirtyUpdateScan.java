@@ -53,7 +53,7 @@ final class DirtyUpdateScan {
                 return;
             }
             next++;
-            visit(trace.key(), w, q, null, trace, status, out);
+            visit(trace, w, q, null, status, out);
         }
     }
 
@@ -92,7 +92,7 @@ final class DirtyUpdateScan {
                 blind = true;
                 continue;
             }
-            visit(trace.key(), w, q, read, trace, status, out);
+            visit(trace, w, q, read, status, out);
         }
     }
 
@@ -100,15 +100,14 @@ final class DirtyUpdateScan {
      * One element, at {@code q}, of the walk, appended by {@code w} (or nobody known); the values
      * a report names are {@code read}'s, or the order's when {@code read} is null.
      */
-    private void visit(long key, int w, int q, long[] read, ListAppendTrace trace, TxnStatus status,
-                       TraceListener out) {
+    private void visit(ListAppendTrace trace, int w, int q, long[] read, TxnStatus status, TraceListener out) {
         if (w == LongIntMap.MISSING || !(status.committed(w) || status.failed(w))) {
             return; // an unknown outcome neither starts nor ends a run
         }
         if (status.committed(w)) {
             if (anchorFailed && !blind) {
                 long[] values = read != null ? read : trace.prefix(q + 1);
-                out.dirtyUpdate(key, Arrays.copyOfRange(values, anchorPosition, q + 1), anchorTxn, w);
+                out.dirtyUpdate(trace.key(), Arrays.copyOfRange(values, anchorPosition, q + 1), anchorTxn, w);
             }
             anchorFailed = false;
             blind = false;
