@@ -31,8 +31,6 @@ final class DirtyUpdateScan {
     private int anchorPosition = -1;
     /** Whether a forgotten outcome lies between the last committed append and here. */
     private boolean blind;
-    /** Whether the longest failed read has been walked (once, when the key settles). */
-    private boolean failedReadWalked;
 
     /** Walks on from where it stopped, reporting each dirty update to {@code out}. */
     void advance(ListAppendTrace trace, TxnStatus status, TraceListener out, boolean settling) {
@@ -58,7 +56,7 @@ final class DirtyUpdateScan {
     }
 
     /**
-     * Once the key has settled and {@link #advance} has walked the whole order: walks
+     * Once, when the key settles, after {@link #advance} has walked the whole order: walks
      * {@code read}, a failed transaction's read longer than the order, as Elle's dirty-update
      * pass does when that read is the key's longest. When the order is a prefix of it, the walk
      * goes on past the order's end; otherwise it starts afresh at the read's first element, and
@@ -66,10 +64,6 @@ final class DirtyUpdateScan {
      * Repeated elements count once, at their first place, as Elle's {@code distinct} keeps them.
      */
     void walkFailedRead(ListAppendTrace trace, long[] read, boolean extendsOrder, TxnStatus status, TraceListener out) {
-        if (failedReadWalked) {
-            return;
-        }
-        failedReadWalked = true;
         int from = extendsOrder ? trace.orderSize() : 0;
         if (!extendsOrder) {
             anchorFailed = false;

@@ -169,14 +169,7 @@ public final class ListAppendTrace {
             readers.add(reader);
         }
         int length = values.length;
-        int common = Math.min(length, orderSize);
-        boolean compatible = true;
-        for (int i = 0; i < common; i++) {
-            if (values[i] != order.get(i)) {
-                compatible = false;
-                break;
-            }
-        }
+        boolean compatible = agreesWithOrder(values, Math.min(length, orderSize));
         if (!compatible) {
             if (!broken) {
                 broken = true;
@@ -467,12 +460,14 @@ public final class ListAppendTrace {
         // read and the order is Elle's arbitrary pick; the order stays. A broken or partial key's
         // longest read is not known here, so only reads of the others are walked.
         if (longestFailedRead != null && longestFailedRead.length > orderSize && !broken && !partial) {
-            dirtyUpdates.walkFailedRead(this, longestFailedRead, orderIsPrefixOf(longestFailedRead), status, out);
+            boolean extendsOrder = agreesWithOrder(longestFailedRead, orderSize);
+            dirtyUpdates.walkFailedRead(this, longestFailedRead, extendsOrder, status, out);
         }
     }
 
-    private boolean orderIsPrefixOf(long[] values) {
-        for (int i = 0; i < orderSize; i++) {
+    /** Whether the first {@code n} of {@code values} are the order's first {@code n}. */
+    private boolean agreesWithOrder(long[] values, int n) {
+        for (int i = 0; i < n; i++) {
             if (values[i] != order.get(i)) {
                 return false;
             }

@@ -97,8 +97,7 @@ final class CheckerHistories {
         }
 
         Builder ok(long process, String text) {
-            open.remove(process);
-            return add(OpType.OK, process, notation.apply(text, 0L));
+            return completeWith(OpType.OK, process, text);
         }
 
         Builder fail(long process) {
@@ -107,8 +106,12 @@ final class CheckerHistories {
 
         /** A fail completion with its own value (a failed transaction's reads, as Jepsen records them). */
         Builder failWith(long process, String text) {
+            return completeWith(OpType.FAIL, process, text);
+        }
+
+        private Builder completeWith(OpType type, long process, String text) {
             open.remove(process);
-            return add(OpType.FAIL, process, notation.apply(text, 0L));
+            return add(type, process, notation.apply(text, 0L));
         }
 
         Builder info(long process) {
