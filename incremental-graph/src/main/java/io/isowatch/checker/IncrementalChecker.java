@@ -19,8 +19,10 @@ import io.isowatch.history.OpType;
 import io.isowatch.history.ProcessFault;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +46,8 @@ import java.util.function.Consumer;
  *
  * <p>Findings are final: once reported they are never retracted. The verdict's anomaly list
  * follows Elle's reporting rules, so a cycle type that Elle would not report for the final graph
- * (implied by another in the same component) is streamed but left out of the verdict.
+ * (implied by another in the same component) is streamed but left out of the verdict, and so
+ * are the dirty updates of a walk along an order that the read Elle walks contradicts.
  *
  * <p>Not thread-safe; one thread feeds one checker. Throws {@link HistoryViolationException} for
  * a malformed history.
@@ -78,6 +81,8 @@ public final class IncrementalChecker {
     private LongIntMap openTxn = new LongIntMap();
     private LongIntMap crashed = new LongIntMap();
     private final List<Finding> findings = new ArrayList<>();
+    /** Findings streamed but left out of the verdict, as Elle's would lack them. */
+    private final Set<Finding> leftOutOfVerdict = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private Op current;
     private int currentTxn = -1;
@@ -443,7 +448,7 @@ public final class IncrementalChecker {
     private Verdict verdict() {
         Map<AnomalyType, List<Finding>> all = new EnumMap<>(AnomalyType.class);
         for (Finding f : findings) {
-            if (!f.type().isCycle() && f.type() != AnomalyType.LOST_UPDATE) {
+            if (!f.type().isCycle() && f.type() != AnomalyType.LOST_UPDATE && !leftOutOfVerdict.contains(f)) {
                 all.computeIfAbsent(f.type(), t -> new ArrayList<>()).add(f);
             }
         }
@@ -550,6 +555,15 @@ public final class IncrementalChecker {
         @Override
         public void report(Finding finding) {
             IncrementalChecker.this.report(finding);
+        }
+
+        @Override
+        public void leaveDirtyUpdatesOutOfVerdict(long key) {
+            for (Finding f : findings) {
+                if (f instanceof Finding.DirtyUpdate d && d.key() == key) {
+                    leftOutOfVerdict.add(f);
+                }
+            }
         }
 
         @Override

@@ -18,6 +18,12 @@ interface InferenceContext extends TxnStatus {
     /** Reports a finding. */
     void report(Finding finding);
 
+    /**
+     * Leaves the dirty updates reported so far on {@code key} out of the verdict; they stay
+     * reported (see {@link io.isowatch.trace.TraceListener#dirtyUpdatesSuperseded}).
+     */
+    void leaveDirtyUpdatesOutOfVerdict(long key);
+
     /** A transaction as findings show it. */
     Txn txn(int id);
 

@@ -154,15 +154,13 @@ final class ListAppendInference implements Inference {
                 }
             }
         }
-        LongIntMap position = new LongIntMap();
+        trace.settleOn(longest);
         LongList order = new LongList();
-        for (long e : longest) {
-            if (!position.containsKey(e)) {
-                position.put(e, order.size());
-                order.add(e);
-            }
+        LongIntMap position = new LongIntMap();
+        for (long e : trace.settledOrder()) {
+            position.put(e, order.size());
+            order.add(e);
         }
-        trace.settleOn(order.toArray());
         for (int i = 1; i < order.size(); i++) {
             linkWriters(trace, order.get(i - 1), order.get(i), EdgeKind.WW);
         }

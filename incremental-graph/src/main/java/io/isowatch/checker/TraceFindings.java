@@ -61,6 +61,11 @@ final class TraceFindings implements TraceListener {
     }
 
     @Override
+    public void dirtyUpdatesSuperseded(long key) {
+        context.leaveDirtyUpdatesOutOfVerdict(key);
+    }
+
+    @Override
     public void cyclicVersions(long key, long[] cycle, String source) {
         context.report(new Finding.CyclicVersions(key, cycle, source));
     }

@@ -15,8 +15,9 @@ import java.util.Arrays;
  *
  * <p>Elle orders the key for this rule by its longest read of any client op, {@code :fail} ones
  * included ({@code sorted-values} over {@code h/client-ops}, list_append.clj 955-958), while
- * everything else follows {@code :ok} and {@code :info} reads. So once the key settles, a
- * failed transaction's read longer than the order is walked too ({@link #walkFailedRead}).
+ * the order walked as events arrive follows {@code :ok} and {@code :info} reads, and stops
+ * growing on a key whose reads disagree. So once the key settles, Elle's read is walked too
+ * where it differs ({@link #walkRead}).
  *
  * <p>After an eviction some elements' writers are forgotten: their outcome is unknown here but
  * was known (or will be) to a checker that saw the whole history, which may have started or
@@ -57,15 +58,17 @@ final class DirtyUpdateScan {
 
     /**
      * Once, when the key settles, after {@link #advance} has walked the whole order: walks
-     * {@code read}, a failed transaction's read longer than the order, as Elle's dirty-update
-     * pass does when that read is the key's longest. When the order is a prefix of it, the walk
-     * goes on past the order's end; otherwise it starts afresh at the read's first element, and
-     * what the walk of the order reported stays reported (see docs/elle-compatibility.md).
-     * Repeated elements count once, at their first place, as Elle's {@code distinct} keeps them.
+     * {@code read}, the read Elle's pass walks on this key, longer than the order or at odds
+     * with it. When the order is a prefix of it, the walk goes on past the order's end.
+     * Otherwise it starts afresh at the read's first element, and the dirty updates the walk of
+     * the order reported are superseded: Elle's verdict has only the fresh walk's (they stay
+     * reported, as every finding does; see docs/elle-compatibility.md). Repeated elements count
+     * once, at their first place, as Elle's {@code distinct} keeps them.
      */
-    void walkFailedRead(ListAppendTrace trace, long[] read, boolean extendsOrder, TxnStatus status, TraceListener out) {
+    void walkRead(ListAppendTrace trace, long[] read, boolean extendsOrder, TxnStatus status, TraceListener out) {
         int from = extendsOrder ? trace.orderSize() : 0;
         if (!extendsOrder) {
+            out.dirtyUpdatesSuperseded(trace.key());
             anchorFailed = false;
             anchorTxn = -1;
             anchorPosition = -1;

@@ -3,6 +3,7 @@ package io.isowatch.trace;
 import io.isowatch.collect.IntList;
 import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
+import io.isowatch.collect.LongList;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.graph.EdgeKind;
 
@@ -456,13 +457,35 @@ public final class ListAppendTrace {
             offOrder.forEach((e, reader) -> reportIfGarbage(reader, e, out));
         }
         advanceDirtyScan(status, out, true);
-        // Elle's dirty-update order is the longest read of any client op. A tie between a failed
-        // read and the order is Elle's arbitrary pick; the order stays. A broken or partial key's
-        // longest read is not known here, so only reads of the others are walked.
-        if (longestFailedRead != null && longestFailedRead.length > orderSize && !broken && !partial) {
-            boolean extendsOrder = agreesWithOrder(longestFailedRead, orderSize);
-            dirtyUpdates.walkFailedRead(this, longestFailedRead, extendsOrder, status, out);
+        long[] walk = dirtyUpdateRead();
+        if (walk != null) {
+            boolean extendsOrder = walk.length >= orderSize && agreesWithOrder(walk, orderSize);
+            dirtyUpdates.walkRead(this, walk, extendsOrder, status, out);
         }
+    }
+
+    /**
+     * The read Elle's dirty-update pass walks on this key where it is not the order walked so
+     * far, or null. Elle walks the key's longest read of any client op ({@code sorted-values}
+     * over {@code h/client-ops}, list_append.clj 955-958): the longest read of an ok or info
+     * transaction (the order, or for a key whose reads disagree the read {@link #settleOn}
+     * took), or a failed transaction's read when that is longer. A tie between a failed read
+     * and the other is Elle's arbitrary pick; the other stays. A partial key's longest read may
+     * be one never seen here, so none is walked.
+     */
+    private long[] dirtyUpdateRead() {
+        if (partial) {
+            return null;
+        }
+        if (broken && longestRead == null) {
+            throw new IllegalStateException("settle() of key " + key + ", whose reads disagree, before settleOn()");
+        }
+        long[] possible = broken ? longestRead : null;
+        int possibleLength = broken ? longestRead.length : orderSize;
+        if (longestFailedRead != null && longestFailedRead.length > possibleLength) {
+            return longestFailedRead;
+        }
+        return possible;
     }
 
     /** Whether the first {@code n} of {@code values} are the order's first {@code n}. */
@@ -580,14 +603,33 @@ public final class ListAppendTrace {
         return true;
     }
 
+    /** For a key whose reads disagree: the longest read of an ok or info transaction, as read. */
+    private long[] longestRead;
+    /** {@link #longestRead}'s distinct elements, in order. */
     private long[] longestOrder;
 
     /**
-     * For a key whose reads disagree: the order Elle settles on (its longest read, distinct
-     * elements), which edges inferred at the end follow; explanations consult it too.
+     * For a key whose reads disagree: settles on {@code read}, the longest of its ok and info
+     * reads, as Elle does. Its distinct elements are the order that edges inferred at the end
+     * follow ({@link #settledOrder}), and that explanations consult; the dirty-update walk
+     * takes the read itself into account when the key settles.
      */
-    public void settleOn(long[] order) {
-        longestOrder = order.clone();
+    public void settleOn(long[] read) {
+        longestRead = read.clone();
+        LongIntMap seen = new LongIntMap();
+        LongList distinct = new LongList();
+        for (long e : read) {
+            if (!seen.containsKey(e)) {
+                seen.put(e, distinct.size());
+                distinct.add(e);
+            }
+        }
+        longestOrder = distinct.toArray();
+    }
+
+    /** The order settled on by {@link #settleOn}: the longest read's distinct elements. */
+    public long[] settledOrder() {
+        return longestOrder.clone();
     }
 
     /**

@@ -32,6 +32,12 @@ public interface TraceListener {
     void dirtyUpdate(long key, long[] values, int aborted, int committed);
 
     /**
+     * The dirty updates reported so far on {@code key} came from walking an order that is not
+     * the read Elle's dirty-update pass walks: they stay reported, but belong in no verdict.
+     */
+    void dirtyUpdatesSuperseded(long key);
+
+    /**
      * Adding an inference from {@code source} (e.g. "wfr-keys") would make {@code key}'s version
      * graph cyclic; {@code cycle} lists the versions round it ({@link #NIL} for the initial nil).
      * The inference is left out.

@@ -70,7 +70,14 @@ final class AnomalyInjector {
          * give the edge.
          */
         DIRTY_UPDATE_IN_A_FAILED_READ(Set.of("dirty-update"), fail("a:x:1"), ok("a:x:2 a:y:1"),
-                failedReading("r:x:1,2"), ok("r:y:1"));
+                failedReading("r:x:1,2"), ok("r:y:1")),
+        /**
+         * DIRTY_UPDATE's [1 2], but a failed read of [2 1 3], 3 failed too, is the longest read,
+         * and Elle's dirty-update pass walks only it: 2 committed, then 1 and 3 aborted, no case.
+         * The ok read of 1 is G1a; its wr edge from 2's writer is the graph's.
+         */
+        DIRTY_UPDATE_ONLY_IN_AN_ORDER_A_FAILED_READ_CONTRADICTS(Set.of("G1a"), fail("a:x:1"), ok("a:x:2"),
+                ok("r:x:1,2"), fail("a:x:3"), failedReading("r:x:2,1,3"));
 
         final Set<String> expected;
         final List<Step> steps;

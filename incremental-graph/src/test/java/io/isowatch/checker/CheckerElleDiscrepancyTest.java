@@ -1,14 +1,19 @@
 package io.isowatch.checker;
 
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.ConsistencyModel;
+import io.isowatch.anomaly.Finding;
+import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Minimal histories on which {@link IncrementalChecker} departed from Elle, found by
@@ -183,6 +188,63 @@ class CheckerElleDiscrepancyTest {
     @Test
     void dirtyUpdate_seenOnlyByAFailedReadContradictingTheOrder_isReported() {
         assertElle(abortedThenCommittedAppend_readBy("r:0:2,3,1"), Validity.FALSE, Set.of("dirty-update"));
+    }
+
+    /**
+     * T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2] and commits (G1a:
+     * it read T1's aborted 1); T4 appends 3 and fails; T5 reads x = [2 1 3] and fails. Walking
+     * the order of ok reads, [1 2], 1 (failed) then 2 (committed) is a dirty update, and the
+     * checker streams it. But Elle's pass walks the longest read of any client op, T5's: 2
+     * (committed), 1 (failed), 3 (failed), no dirty update (list_append.clj 434-484, 955-958).
+     * So Elle's verdict is G1a alone, and the checker's verdict leaves the streamed case out.
+     */
+    @Test
+    void dirtyUpdate_ofAnOrderALongerFailedReadContradicts_isLeftOutOfTheVerdict() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1").fail(0).txn(1, "a:0:2").txn(2, "r:0:1,2")
+                .invoke(3, "a:0:3").fail(3)
+                .invoke(4, "r:0").failWith(4, "r:0:2,1,3")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G1a"));
+        List<Finding> streamed = new ArrayList<>();
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable(), streamed::add);
+        h.forEach(checker::accept);
+        checker.finish();
+        assertTrue(streamed.stream().anyMatch(f -> f.type() == AnomalyType.DIRTY_UPDATE),
+                "the walk of the order streams its dirty update: " + streamed);
+    }
+
+    /**
+     * T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2]; T4 appends 3
+     * and fails; T5 reads x = [2 1 3] and commits. The two ok reads disagree
+     * (incompatible-order), both read T1's aborted 1 and T5 T4's aborted 3 (G1a). Elle walks the
+     * longest read, T5's: 2 (committed), 1, 3 (failed): no dirty update. The checker's order
+     * stopped at [1 2], whose walk streams one; Elle's verdict, and now the checker's, lack it.
+     */
+    @Test
+    void dirtyUpdate_ofABrokenKeysOrder_followsItsLongestRead() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1").fail(0).txn(1, "a:0:2").txn(2, "r:0:1,2")
+                .invoke(3, "a:0:3").fail(3).txn(4, "r:0:2,1,3")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G1a", "incompatible-order"));
+    }
+
+    /**
+     * T1 and T2 append 1 and 2 to x and commit; T3 reads [1 2] and T4 [2], both commit
+     * (incompatible-order); T5 appends 3 and fails; T6 appends 4 and commits; T7 reads
+     * x = [1 2 3 4] and fails. Elle walks T7's read, the longest: 3 (failed) then 4
+     * (committed), a dirty update. The checker used to walk no failed read on a key whose reads
+     * disagree; now the order [1 2] is a prefix of T7's read, and the walk goes on along it.
+     */
+    @Test
+    void dirtyUpdate_seenOnlyByAFailedRead_ofABrokenKey_isReported() {
+        List<Op> h = CheckerHistories.history()
+                .txn(0, "a:0:1").txn(1, "a:0:2").txn(2, "r:0:1,2").txn(3, "r:0:2")
+                .invoke(4, "a:0:3").fail(4).txn(5, "a:0:4")
+                .invoke(6, "r:0").failWith(6, "r:0:1,2,3,4")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("dirty-update", "incompatible-order"));
     }
 
     /** T1 appends 1 to x and commits, T2 reads [1], T3 appends 2 and fails, T4 appends 3, T5 reads and fails. */

@@ -193,6 +193,11 @@ final class RegisterInferenceDriver implements InferenceContext {
     }
 
     @Override
+    public void leaveDirtyUpdatesOutOfVerdict(long key) {
+        throw new AssertionError("a register inference walks no list for dirty updates");
+    }
+
+    @Override
     public Txn txn(int id) {
         int t = original(id);
         Op invocation = invocations.get(t);

@@ -69,6 +69,10 @@ class ListAppendTraceTest {
         }
 
         @Override
+        public void dirtyUpdatesSuperseded(long key) {
+        }
+
+        @Override
         public void cyclicVersions(long key, long[] cycle, String source) {
         }
     }

@@ -109,6 +109,11 @@ class RegisterTraceTest {
             throw new AssertionError("dirty update");
         }
 
+        @Override
+        public void dirtyUpdatesSuperseded(long key) {
+            throw new AssertionError("dirty updates superseded");
+        }
+
         public void cyclicVersions(long key, long[] cycle, String source) {
             throw new AssertionError("cyclic versions");
         }
