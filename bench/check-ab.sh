@@ -16,16 +16,9 @@ runs="${3:-3}"
 
 for shape in "list-append default" "list-append contended" "rw-register contended"; do
   read -r workload kind <<< "$shape"
-  file="${TMPDIR:-/tmp}/isowatch-bench-${workload}-${kind}-${txns}.jsonl"
-  if [ ! -s "$file" ]; then
-    GENERATE_ONLY=1 "$here/bench/check-benchmark.sh" "$txns" "$workload" "$kind"
-  fi
+  file=$(bench_history "$workload" "$kind" "$txns")
   for run in $(seq 1 "$runs"); do
-    if [ $((run % 2)) = 1 ]; then
-      c_old=$(seconds old -m "$workload" "$file"); c_new=$(seconds new -m "$workload" "$file")
-    else
-      c_new=$(seconds new -m "$workload" "$file"); c_old=$(seconds old -m "$workload" "$file")
-    fi
+    read -r c_old c_new <<< "$(pair "$run" -m "$workload" "$file")"
     r_old=$(seconds old --parse-only -m "$workload" "$file"); r_new=$(seconds new --parse-only -m "$workload" "$file")
     awk -v w="$workload $kind" -v r="$run" -v a="$c_old" -v b="$c_new" -v c="$r_old" -v d="$r_new" \
       'BEGIN { printf "%s run %d: check %.2f -> %.2f s (x%.2f); read only %.2f -> %.2f s\n", w, r, a, b, a / b, c, d }'

@@ -15,26 +15,14 @@ runs="${2:-4}"
 results="$(mktemp)"
 trap 'rm -f "$results"' EXIT
 for txns in 1000 100000 250000 500000 1000000; do
-  file="${TMPDIR:-/tmp}/isowatch-bench-list-append-contended-${txns}.jsonl"
-  if [ ! -s "$file" ]; then
-    GENERATE_ONLY=1 "$here/bench/check-benchmark.sh" "$txns" list-append contended
-  fi
+  file=$(bench_history list-append contended "$txns")
   for run in $(seq 1 "$runs"); do
-    if [ $((run % 2)) = 1 ]; then
-      a=$(seconds old "$file"); b=$(seconds new "$file")
-    else
-      b=$(seconds new "$file"); a=$(seconds old "$file")
-    fi
+    read -r a b <<< "$(pair "$run" "$file")"
     echo "$txns txns run $run: reference $a s, this tree $b s" | tee -a "$results"
   done
 done
-awk '
+awk "$median_awk"'
   { n = $1; ref[n, ++count[n]] = $6; cur[n, count[n]] = $10; if (!(n in seen)) { seen[n]; order[++sizes] = n } }
-  function median(a, n, k,   i, j, t, v) {
-    for (i = 1; i <= k; i++) v[i] = a[n, i]
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
   END {
     print "\ntxns       reference  this tree  ratio   per further txn: reference  this tree"
     for (s = 1; s <= sizes; s++) {

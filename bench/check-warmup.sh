@@ -27,16 +27,9 @@ warm() {
 
 for shape in "list-append default" "list-append contended" "rw-register contended"; do
   read -r workload kind <<< "$shape"
-  file="${TMPDIR:-/tmp}/isowatch-bench-${workload}-${kind}-${txns}.jsonl"
-  if [ ! -s "$file" ]; then
-    GENERATE_ONLY=1 "$here/bench/check-benchmark.sh" "$txns" "$workload" "$kind"
-  fi
+  file=$(bench_history "$workload" "$kind" "$txns")
   for run in $(seq 1 "$runs"); do
-    if [ $((run % 2)) = 1 ]; then
-      ref=$(seconds old -m "$workload" "$file"); cold=$(seconds new -m "$workload" "$file")
-    else
-      cold=$(seconds new -m "$workload" "$file"); ref=$(seconds old -m "$workload" "$file")
-    fi
+    read -r ref cold <<< "$(pair "$run" -m "$workload" "$file")"
     start=$(seconds new "$tiny")
     hot=$(warm "$workload" "$file")
     echo "$workload-$kind $run $ref $cold $start $hot" >> "$results"
@@ -45,14 +38,9 @@ for shape in "list-append default" "list-append contended" "rw-register contende
         s, r, a, c, a / c, t, w, t + w, a / (t + w) }'
   done
 done
-awk '
+awk "$median_awk"'
   { key = $1; n[key]++; ref[key, n[key]] = $3; ratio[key, n[key]] = $3 / $4; bound[key, n[key]] = $3 / ($5 + $6)
     if (!(key in seen)) { seen[key]; order[++shapes] = key } }
-  function median(a, key, k,   i, j, t, v) {
-    for (i = 1; i <= k; i++) v[i] = a[key, i]
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
   END {
     print "\nmedians                      cold ratio   ratio without warm-up"
     for (s = 1; s <= shapes; s++) {
