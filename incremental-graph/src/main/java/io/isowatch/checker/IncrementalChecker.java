@@ -19,10 +19,8 @@ import io.isowatch.history.OpType;
 import io.isowatch.history.ProcessFault;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,8 +79,13 @@ public final class IncrementalChecker {
     private LongIntMap openTxn = new LongIntMap();
     private LongIntMap crashed = new LongIntMap();
     private final List<Finding> findings = new ArrayList<>();
-    /** Findings streamed but left out of the verdict, as Elle's would lack them. */
-    private final Set<Finding> leftOutOfVerdict = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Per key: the dirty updates among the first this many {@link #findings} are left out of the
+     * verdict, as Elle's lacks them (they came from walking an order the key's longest read
+     * contradicts; the walk of that read reports after them). Set only when keys settle, after
+     * the last eviction, so the indices hold until the verdict.
+     */
+    private final LongIntMap dirtyUpdatesLeftOutBefore = new LongIntMap();
 
     private Op current;
     private int currentTxn = -1;
@@ -447,8 +450,9 @@ public final class IncrementalChecker {
 
     private Verdict verdict() {
         Map<AnomalyType, List<Finding>> all = new EnumMap<>(AnomalyType.class);
-        for (Finding f : findings) {
-            if (!f.type().isCycle() && f.type() != AnomalyType.LOST_UPDATE && !leftOutOfVerdict.contains(f)) {
+        for (int i = 0; i < findings.size(); i++) {
+            Finding f = findings.get(i);
+            if (!f.type().isCycle() && f.type() != AnomalyType.LOST_UPDATE && !leftOut(f, i)) {
                 all.computeIfAbsent(f.type(), t -> new ArrayList<>()).add(f);
             }
         }
@@ -481,6 +485,11 @@ public final class IncrementalChecker {
         Boundary boundary = ConsistencyModels.friendlyBoundary(all.keySet().stream().map(AnomalyType::elleName).toList());
         return new Verdict(bad ? Validity.FALSE : Validity.UNKNOWN, List.copyOf(types), shown,
                 new TreeSet<>(boundary.not()), new TreeSet<>(boundary.alsoNot()), stats);
+    }
+
+    /** Whether {@code finding}, the {@code index}th reported, is a dirty update the verdict leaves out. */
+    private boolean leftOut(Finding finding, int index) {
+        return finding instanceof Finding.DirtyUpdate d && index < dirtyUpdatesLeftOutBefore.get(d.key());
     }
 
     /**
@@ -559,11 +568,7 @@ public final class IncrementalChecker {
 
         @Override
         public void leaveDirtyUpdatesOutOfVerdict(long key) {
-            for (Finding f : findings) {
-                if (f instanceof Finding.DirtyUpdate d && d.key() == key) {
-                    leftOutOfVerdict.add(f);
-                }
-            }
+            dirtyUpdatesLeftOutBefore.put(key, findings.size());
         }
 
         @Override

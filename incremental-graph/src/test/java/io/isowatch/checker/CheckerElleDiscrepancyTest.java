@@ -191,12 +191,12 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2] and commits (G1a:
-     * it read T1's aborted 1); T4 appends 3 and fails; T5 reads x = [2 1 3] and fails. Walking
-     * the order of ok reads, [1 2], 1 (failed) then 2 (committed) is a dirty update, and the
-     * checker streams it. But Elle's pass walks the longest read of any client op, T5's: 2
-     * (committed), 1 (failed), 3 (failed), no dirty update (list_append.clj 434-484, 955-958).
-     * So Elle's verdict is G1a alone, and the checker's verdict leaves the streamed case out.
+     * Fixed (01e8ab5). T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2]
+     * and commits (G1a: it read T1's aborted 1); T4 appends 3 and fails; T5 reads x = [2 1 3] and
+     * fails. Walking the order of ok reads, [1 2], 1 (failed) then 2 (committed) is a dirty update,
+     * and the checker streams it. But Elle's pass walks the longest read of any client op, T5's: 2
+     * (committed), 1 (failed), 3 (failed), no dirty update (list_append.clj 434-484, 955-958). So
+     * Elle's verdict is G1a alone, and the checker's verdict leaves the streamed case out.
      */
     @Test
     void dirtyUpdate_ofAnOrderALongerFailedReadContradicts_isLeftOutOfTheVerdict() {
@@ -215,10 +215,37 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2]; T4 appends 3
-     * and fails; T5 reads x = [2 1 3] and commits. The two ok reads disagree
-     * (incompatible-order), both read T1's aborted 1 and T5 T4's aborted 3 (G1a). Elle walks the
-     * longest read, T5's: 2 (committed), 1, 3 (failed): no dirty update. The checker's order
+     * As the case above, but T4 appends 3 and T6 appends 4, failing and committing, and the failed
+     * T5 reads x = [2 3 1 4]. Elle walks T5's read: 2 (committed), 3 and 1 (failed), 4
+     * (committed): one dirty update, [3 1 4]. The walk of the order [1 2] streamed another, [1 2],
+     * which the verdict leaves out, while the fresh walk's, streamed after it, stays.
+     */
+    @Test
+    void dirtyUpdate_ofTheFreshWalk_staysInTheVerdict_withoutTheOrders() {
+        List<Op> h = CheckerHistories.history()
+                .invoke(0, "a:0:1").fail(0).txn(1, "a:0:2").txn(2, "r:0:1,2")
+                .invoke(3, "a:0:3").fail(3).txn(5, "a:0:4")
+                .invoke(4, "r:0").failWith(4, "r:0:2,3,1,4")
+                .build();
+        assertElle(h, Validity.FALSE, Set.of("G1a", "dirty-update"));
+        List<Finding> streamed = new ArrayList<>();
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable(), streamed::add);
+        h.forEach(checker::accept);
+        Verdict v = checker.finish();
+        assertEquals(List.of("[1, 2]", "[3, 1, 4]"), dirtyUpdateValues(streamed), "streamed");
+        assertEquals(List.of("[3, 1, 4]"), dirtyUpdateValues(v.anomalies().get(AnomalyType.DIRTY_UPDATE)), "verdict");
+    }
+
+    private static List<String> dirtyUpdateValues(List<Finding> findings) {
+        return findings.stream().filter(f -> f instanceof Finding.DirtyUpdate)
+                .map(f -> java.util.Arrays.toString(((Finding.DirtyUpdate) f).values())).toList();
+    }
+
+    /**
+     * Fixed (01e8ab5). T1 appends 1 to x and fails; T2 appends 2 and commits; T3 reads x = [1 2];
+     * T4 appends 3 and fails; T5 reads x = [2 1 3] and commits. The two ok reads disagree
+     * (incompatible-order); both read T1's aborted 1, and T5 T4's aborted 3 too (G1a). Elle walks
+     * the longest read, T5's: 2 (committed), 1, 3 (failed): no dirty update. The checker's order
      * stopped at [1 2], whose walk streams one; Elle's verdict, and now the checker's, lack it.
      */
     @Test
@@ -231,11 +258,11 @@ class CheckerElleDiscrepancyTest {
     }
 
     /**
-     * T1 and T2 append 1 and 2 to x and commit; T3 reads [1 2] and T4 [2], both commit
-     * (incompatible-order); T5 appends 3 and fails; T6 appends 4 and commits; T7 reads
-     * x = [1 2 3 4] and fails. Elle walks T7's read, the longest: 3 (failed) then 4
-     * (committed), a dirty update. The checker used to walk no failed read on a key whose reads
-     * disagree; now the order [1 2] is a prefix of T7's read, and the walk goes on along it.
+     * Fixed (01e8ab5). T1 and T2 append 1 and 2 to x and commit; T3 reads [1 2] and T4 [2], both
+     * commit (incompatible-order); T5 appends 3 and fails; T6 appends 4 and commits; T7 reads x =
+     * [1 2 3 4] and fails. Elle walks T7's read, the longest: 3 (failed) then 4 (committed), a
+     * dirty update. The checker used to walk no failed read on a key whose reads disagree; now the
+     * order [1 2] is a prefix of T7's read, and the walk goes on along it.
      */
     @Test
     void dirtyUpdate_seenOnlyByAFailedRead_ofABrokenKey_isReported() {
