@@ -109,6 +109,11 @@ final class CheckerHistories {
             return completeWith(OpType.FAIL, process, text);
         }
 
+        /** An info completion with its own value. */
+        Builder infoWith(long process, String text) {
+            return completeWith(OpType.INFO, process, text);
+        }
+
         private Builder completeWith(OpType type, long process, String text) {
             open.remove(process);
             return add(type, process, notation.apply(text, 0L));
