@@ -8,10 +8,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static io.isowatch.checker.ElleSuiteCase.invalid;
+import static io.isowatch.checker.ElleSuiteCase.unknown;
+import static io.isowatch.checker.ElleSuiteCase.valid;
+
 
 /**
  * The verdicts Elle's own test suite asserts for list-append, checked against isowatch: every
@@ -35,40 +37,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class ElleListAppendSuiteTest {
 
-    /** One assertion of Elle's: a history, the options it is checked with, and what Elle says. */
-    record Case(String where, List<Op> history, CheckerOptions options, Validity valid, List<String> types,
-                Set<String> not) {
-        @Override
-        public String toString() {
-            return where;
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void elleSuiteAssertion_checked_sameVerdict(Case c) {
-        Verdict v = CheckerHistories.check(c.history(), c.options());
-        String history = CheckerHistories.jsonLines(c.history());
-        assertEquals(c.valid(), v.valid(), "valid?\n" + history);
-        assertEquals(c.types(), v.anomalyTypes().stream().map(t -> t.elleName()).toList(), "anomaly-types\n" + history);
-        assertEquals(new TreeSet<>(c.not()), v.not(), "not\n" + history);
+    void elleSuiteAssertion_checked_sameVerdict(ElleSuiteCase c) {
+        c.assertVerdict();
     }
 
-    static Stream<Case> cases() {
-        List<Case> cases = new ArrayList<>();
+    static Stream<ElleSuiteCase> cases() {
+        List<ElleSuiteCase> cases = new ArrayList<>();
         checkerTest(cases);
         otherTests(cases);
         return cases.stream();
     }
 
     /** {@code checker-test}, lines 370-862. */
-    private static void checkerTest(List<Case> cases) {
+    private static void checkerTest(List<ElleSuiteCase> cases) {
         List<Op> g0 = ops("ax1ay1", "ax2ay2", "rx12ry21");
         cases.add(invalid("G0, -a G0 (399)", g0, none("G0"), List.of("G0"), "read-uncommitted"));
         cases.add(invalid("G0, -a G1 (404)", g0, none("G1"), List.of("G0"), "read-uncommitted"));
         cases.add(valid("G0, -a G2 (407)", g0, none("G2")));
 
-        List<Op> g1a = CheckerHistories.history().failWith(0, mops("ax1")).ok(0, mops("rx1")).build();
+        List<Op> g1a = history().failWith(0, mops("ax1")).ok(0, mops("rx1")).build();
         cases.add(unknown("G1a, read-uncommitted (421)", g1a, models("read-uncommitted"),
                 List.of("empty-transaction-graph"), "read-committed"));
         cases.add(invalid("G1a, read-committed (431)", g1a, models("read-committed"),
@@ -108,21 +97,21 @@ class ElleListAppendSuiteTest {
 
         // T0 appends 1, T1 appends 2, T2 reads [1] after both completed: anti-depends on T1, which
         // ended before it began.
-        List<Op> strongSi = CheckerHistories.history().txn(0, mops("ax1")).txn(1, mops("ax2")).txn(2, mops("rx1")).txn(3, mops("rx12"))
-                .build();
+        List<Op> strongSi = history().txn(0, mops("ax1")).txn(1, mops("ax2")).txn(2, mops("rx1"))
+                .txn(3, mops("rx12")).build();
         cases.add(valid("Strong SI violation, -a G2 (626)", strongSi, none("G2")));
         cases.add(valid("Strong SI violation, serializable (629)", strongSi, models("serializable")));
         cases.add(invalid("Strong SI violation, strict-serializable (648)", strongSi, models("strict-serializable"),
                 List.of("G-single-item-realtime"), "strong-snapshot-isolation"));
 
-        List<Op> strongSessionSi = CheckerHistories.history().txn(0, mops("ax1")).txn(1, mops("ax2")).txn(1, mops("rx1"))
+        List<Op> strongSessionSi = history().txn(0, mops("ax1")).txn(1, mops("ax2")).txn(1, mops("rx1"))
                 .txn(2, mops("rx12")).build();
         cases.add(valid("Strong Session SI violation, serializable (665)", strongSessionSi, models("serializable")));
         cases.add(invalid("Strong Session SI violation, strong-session-snapshot-isolation (683)", strongSessionSi,
                 models("strong-session-snapshot-isolation"), List.of("G-single-item-process"),
                 "strong-session-snapshot-isolation"));
 
-        List<Op> nonadjacentProcess = CheckerHistories.history().txn(0, mops("rxrz1")).txn(1, mops("ax1")).txn(1, mops("rz"))
+        List<Op> nonadjacentProcess = history().txn(0, mops("rxrz1")).txn(1, mops("ax1")).txn(1, mops("rz"))
                 .txn(2, mops("az1")).build();
         cases.add(valid("G-nonadjacent-process, serializable (707)", nonadjacentProcess, models("serializable")));
         cases.add(invalid("G-nonadjacent-process, strong-session-snapshot-isolation (733)", nonadjacentProcess,
@@ -132,13 +121,14 @@ class ElleListAppendSuiteTest {
         cases.add(invalid("contradictory read orders, -a G1 (773)", ops("ax1ry1", "ax2", "ax3ay1", "rx13", "rx123"),
                 none("G1"), List.of("G1c", "incompatible-order"), "read-committed"));
 
-        cases.add(unknown("dirty update none, -a dirty-update (789)", CheckerHistories.history().failWith(0, mops("ax1")).build(),
+        cases.add(unknown("dirty update none, -a dirty-update (789)", history().failWith(0, mops("ax1")).build(),
                 none("dirty-update"), List.of("empty-transaction-graph")));
         cases.add(invalid("dirty update direct, -a dirty-update (801)",
-                CheckerHistories.history().failWith(0, mops("ax1")).ok(1, mops("ax2")).ok(2, mops("rx12")).build(),
+                history().failWith(0, mops("ax1")).ok(1, mops("ax2")).ok(2, mops("rx12")).build(),
                 none("dirty-update"), List.of("dirty-update"), "read-committed"));
         cases.add(invalid("dirty update indirect, -a dirty-update (815)",
-                CheckerHistories.history().failWith(0, mops("ax1")).infoWith(1, mops("ax2")).ok(2, mops("ax3")).ok(3, mops("rx123")).build(),
+                history().failWith(0, mops("ax1")).infoWith(1, mops("ax2")).ok(2, mops("ax3"))
+                        .ok(3, mops("rx123")).build(),
                 none("dirty-update"), List.of("dirty-update"), "read-committed"));
 
         cases.add(invalid("duplicated elements, read-committed (849)", ops("ax1ry1", "ax2ay1", "rx121"),
@@ -148,10 +138,10 @@ class ElleListAppendSuiteTest {
     }
 
     /** The tests after {@code checker-test}, lines 864-1196. */
-    private static void otherTests(List<Case> cases) {
+    private static void otherTests(List<ElleSuiteCase> cases) {
         // Five transactions invoked at once, then completed: on processes 0 to 4 (see above).
         String[] unobserved = {"ax1ay1", "ax2ay2", "ax3ay3", "rx12", "ry2"};
-        CheckerHistories.Builder b = CheckerHistories.history();
+        CheckerHistories.Builder b = history();
         for (int i = 0; i < unobserved.length; i++) {
             b.invoke(i, mops(unobserved[i]));
         }
@@ -176,7 +166,7 @@ class ElleListAppendSuiteTest {
         cases.add(valid("lost-update-test, one txn, double write (1070)", pairs("rxax1ax2", "rx12"),
                 CheckerOptions.defaults()));
 
-        List<Op> wrProcess = CheckerHistories.history().txn(1, mops("rx1ay1")).txn(2, mops("ry1")).txn(2, mops("ax1")).build();
+        List<Op> wrProcess = history().txn(1, mops("rx1ay1")).txn(2, mops("ry1")).txn(2, mops("ax1")).build();
         cases.add(invalid("wr-process-test (1106)", wrProcess, models("strong-session-snapshot-isolation"),
                 List.of("G1c-process"), "strong-session-read-committed"));
 
@@ -191,22 +181,18 @@ class ElleListAppendSuiteTest {
 
     // ---- Elle's notation and the options of its tests ----
 
+    private static CheckerHistories.Builder history() {
+        return CheckerHistories.history();
+    }
+
     /** Elle's {@code op}: an ok completion of process 0 per transaction, no invocations. */
     private static List<Op> ops(String... txns) {
-        CheckerHistories.Builder b = CheckerHistories.history();
-        for (String t : txns) {
-            b.ok(0, mops(t));
-        }
-        return b.build();
+        return ElleSuiteCase.process0(history(), ElleListAppendSuiteTest::mops, false, txns);
     }
 
     /** Elle's {@code pair} of each {@code op}, one after another on process 0. */
     private static List<Op> pairs(String... txns) {
-        CheckerHistories.Builder b = CheckerHistories.history();
-        for (String t : txns) {
-            b.txn(0, mops(t));
-        }
-        return b.build();
+        return ElleSuiteCase.process0(history(), ElleListAppendSuiteTest::mops, true, txns);
     }
 
     /**
@@ -223,8 +209,9 @@ class ElleListAppendSuiteTest {
             char c = i < elle.length() ? elle.charAt(i) : 'a';
             if (c == 'a' || c == 'r') {
                 if (f != 0) {
-                    out.add(f == 'a' ? "a:" + key + ":" + elements.charAt(elements.length() - 1)
-                            : elements.length() == 0 ? "r:" + key : "r:" + key + ":" + String.join(",", elements.toString().split("")));
+                    String read = elements.length() == 0 ? "r:" + key
+                            : "r:" + key + ":" + String.join(",", elements.toString().split(""));
+                    out.add(f == 'a' ? "a:" + key + ":" + elements.charAt(elements.length() - 1) : read);
                 }
                 f = c;
                 key = -1;
@@ -247,17 +234,5 @@ class ElleListAppendSuiteTest {
     /** {@code {:consistency-models nil, :anomalies [...]}}. */
     private static CheckerOptions none(String... anomalies) {
         return CheckerOptions.defaults().withModels(Set.of()).withAnomalies(Set.of(anomalies));
-    }
-
-    private static Case valid(String where, List<Op> h, CheckerOptions o) {
-        return new Case(where, h, o, Validity.TRUE, List.of(), Set.of());
-    }
-
-    private static Case invalid(String where, List<Op> h, CheckerOptions o, List<String> types, String... not) {
-        return new Case(where, h, o, Validity.FALSE, types, Set.of(not));
-    }
-
-    private static Case unknown(String where, List<Op> h, CheckerOptions o, List<String> types, String... not) {
-        return new Case(where, h, o, Validity.UNKNOWN, types, Set.of(not));
     }
 }

@@ -8,10 +8,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static io.isowatch.checker.ElleSuiteCase.invalid;
+import static io.isowatch.checker.ElleSuiteCase.unknown;
+import static io.isowatch.checker.ElleSuiteCase.valid;
+
 
 /**
  * The verdicts Elle's own test suite asserts for rw-register, checked against isowatch: every
@@ -36,35 +38,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class ElleRwRegisterSuiteTest {
 
-    /** One assertion of Elle's: a history, the options it is checked with, and what Elle says. */
-    record Case(String where, List<Op> history, CheckerOptions options, Validity valid, List<String> types,
-                Set<String> not) {
-        @Override
-        public String toString() {
-            return where;
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void elleSuiteAssertion_checked_sameVerdict(Case c) {
-        Verdict v = RegisterHistories.check(c.history(), c.options());
-        String history = CheckerHistories.jsonLines(c.history());
-        assertEquals(c.valid(), v.valid(), "valid?\n" + history);
-        assertEquals(c.types(), v.anomalyTypes().stream().map(t -> t.elleName()).toList(), "anomaly-types\n" + history);
-        assertEquals(new TreeSet<>(c.not()), v.not(), "not\n" + history);
+    void elleSuiteAssertion_checked_sameVerdict(ElleSuiteCase c) {
+        c.assertVerdict();
     }
 
-    static Stream<Case> cases() {
-        List<Case> cases = new ArrayList<>();
+    static Stream<ElleSuiteCase> cases() {
+        List<ElleSuiteCase> cases = new ArrayList<>();
         RegisterOptions none = new RegisterOptions(false, false, false);
         RegisterOptions linearizable = new RegisterOptions(false, false, true);
         RegisterOptions sequential = new RegisterOptions(false, true, false);
         RegisterOptions wfr = new RegisterOptions(true, false, false);
 
         cases.add(invalid("read of a value nobody wrote, linearizable-keys (338; Elle: valid, and a TODO calling"
-                        + " that a bug) + garbage-read", pairs("wx1", "rx2"), models(linearizable, "strict-serializable"),
-                List.of("garbage-read"), "read-committed"));
+                        + " that a bug) + garbage-read", pairs("wx1", "rx2"),
+                models(linearizable, "strict-serializable"), List.of("garbage-read"), "read-committed"));
         cases.add(invalid("a read of 2, then 1, linearizable-keys (353) + garbage-read", pairs("wx1", "rx2", "rx1"),
                 models(linearizable, "strict-serializable"), List.of("cyclic-versions", "garbage-read"),
                 "read-uncommitted"));
@@ -112,8 +101,8 @@ class ElleRwRegisterSuiteTest {
                 models(linearizable, "read-committed"), List.of("garbage-read"), "read-committed"));
 
         // Not reported (not asked for), the garbage reads still rule out read-committed, as G1a would.
-        cases.add(invalid("internal, -a internal (648) + garbage-read in not", ops("rx1rx2"), anomalies(none, "internal"),
-                List.of("empty-transaction-graph", "internal"), "read-committed"));
+        cases.add(invalid("internal, -a internal (648) + garbage-read in not", ops("rx1rx2"),
+                anomalies(none, "internal"), List.of("empty-transaction-graph", "internal"), "read-committed"));
 
         // t1 t2 t2' t1': two invocations of process 0 at once in Elle's test (see above).
         List<Op> initial = history().invoke(0, mops("rx_ry1")).invoke(1, mops("wy1wx2")).ok(1, mops("wy1wx2"))
@@ -136,7 +125,8 @@ class ElleRwRegisterSuiteTest {
                 "read-committed"));
 
         cases.add(invalid("scc-sort-bug-test, wfr-keys and linearizable-keys (776) + garbage-read",
-                pairs("rx1", "rx_", "rx4wx3", "wx4"), models(new RegisterOptions(true, false, true), "strong-serializable"),
+                pairs("rx1", "rx_", "rx4wx3", "wx4"),
+                models(new RegisterOptions(true, false, true), "strong-serializable"),
                 List.of("G1c-realtime", "cyclic-versions", "garbage-read"), "read-uncommitted"));
 
         // Empty transactions, and the indices the bug needed.
@@ -166,20 +156,12 @@ class ElleRwRegisterSuiteTest {
 
     /** Elle's {@code op}: an ok completion of process 0 per transaction, no invocations. */
     private static List<Op> ops(String... txns) {
-        CheckerHistories.Builder b = history();
-        for (String t : txns) {
-            b.ok(0, mops(t));
-        }
-        return b.build();
+        return ElleSuiteCase.process0(history(), ElleRwRegisterSuiteTest::mops, false, txns);
     }
 
     /** Elle's {@code pair} of each {@code op}, one after another on process 0. */
     private static List<Op> pairs(String... txns) {
-        CheckerHistories.Builder b = history();
-        for (String t : txns) {
-            b.txn(0, mops(t));
-        }
-        return b.build();
+        return ElleSuiteCase.process0(history(), ElleRwRegisterSuiteTest::mops, true, txns);
     }
 
     private static Op op(long index, long time, io.isowatch.history.OpType type, long process, String mops) {
@@ -222,17 +204,5 @@ class ElleRwRegisterSuiteTest {
     private static CheckerOptions anomalies(RegisterOptions sources, String... names) {
         return CheckerOptions.defaults().withWorkload(Workload.RW_REGISTER).withModels(Set.of())
                 .withAnomalies(Set.of(names)).withRegisters(sources);
-    }
-
-    private static Case valid(String where, List<Op> h, CheckerOptions o) {
-        return new Case(where, h, o, Validity.TRUE, List.of(), Set.of());
-    }
-
-    private static Case invalid(String where, List<Op> h, CheckerOptions o, List<String> types, String... not) {
-        return new Case(where, h, o, Validity.FALSE, types, Set.of(not));
-    }
-
-    private static Case unknown(String where, List<Op> h, CheckerOptions o, List<String> types, String... not) {
-        return new Case(where, h, o, Validity.UNKNOWN, types, Set.of(not));
     }
 }
