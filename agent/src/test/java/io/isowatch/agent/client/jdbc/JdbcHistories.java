@@ -196,32 +196,60 @@ final class JdbcHistories {
      * the engine when the run stalls (see {@link StallWatch}).
      */
     static void judge(Server server, LevelExpectation e, StallWatch.Breaker breaker) {
-        JdbcTarget target = JdbcTarget.of(server.url() + e.settings(), e.level(), e.workload())
-                .withCredentials(server.user(), server.password()).withTablePrefix(e.tablePrefix());
-        StallWatch watch = new StallWatch(e.name(), breaker);
-        Run run = awaitRun(e.name(), watch, () -> run(e.name(), JdbcTopology.single(target),
-                contended(e.seed()).withTxnLimit(e.txns()), watch));
-        try {
-            // Every run's report places it on the ladder of models: the raw material of docs/findings.md.
-            LADDER.forEach(run::check);
-            assertTrue(run.result().txns() >= e.txns(), run.result()::toString);
-            assertTrue(run.result().ok() >= e.minOk(), run.result()::toString);
-            if (e.failurePrefix() != null) {
-                assertTrue(run.factory().failureCounts().keySet().stream().anyMatch(k -> k.startsWith(e.failurePrefix())),
-                        () -> e.name() + ": contention should cause '" + e.failurePrefix() + "' failures: "
-                                + run.factory().failureCounts());
+        for (int attempt = 1; ; attempt++) {
+            LevelExpectation tried = attempt == 1 ? e : e.again(attempt);
+            JdbcTarget target = JdbcTarget.of(server.url() + tried.settings(), tried.level(), tried.workload())
+                    .withCredentials(server.user(), server.password()).withTablePrefix(tried.tablePrefix());
+            StallWatch watch = new StallWatch(tried.name(), breaker);
+            Run run = awaitRun(tried.name(), watch, () -> run(tried.name(), JdbcTopology.single(target),
+                    contended(tried.seed()).withTxnLimit(tried.txns()), watch));
+            try {
+                // Every run's report places it on the ladder of models: the raw material of docs/findings.md.
+                LADDER.forEach(run::check);
+                assertTrue(run.result().txns() >= tried.txns(), run.result()::toString);
+                assertTrue(run.result().ok() >= tried.minOk(), run.result()::toString);
+                if (tried.failurePrefix() != null) {
+                    assertTrue(run.factory().failureCounts().keySet().stream()
+                                    .anyMatch(k -> k.startsWith(tried.failurePrefix())),
+                            () -> tried.name() + ": contention should cause '" + tried.failurePrefix() + "' failures: "
+                                    + run.factory().failureCounts());
+                }
+                tried.validUnder().forEach(run::assertValid);
+                String missing = missingAnomalies(run, tried);
+                if (missing == null) {
+                    return;
+                }
+                if (attempt == SHOWING_ATTEMPTS) {
+                    fail(missing + " in " + SHOWING_ATTEMPTS + " runs\n" + run.report());
+                }
+            } finally {
+                run.publish();
             }
-            e.validUnder().forEach(run::assertValid);
-            e.showsUnder().forEach((model, anyOf) -> {
-                Verdict v = run.assertInvalid(model);
-                assertTrue(anyOf.isEmpty() ? !v.anomalyTypes().isEmpty()
-                                : v.anomalyTypes().stream().anyMatch(anyOf::contains),
-                        () -> e.name() + ": expected one of " + anyOf + " under " + model + ", found "
-                                + v.anomalyTypes() + "\n" + run.report());
-            });
-        } finally {
-            run.publish();
         }
+    }
+
+    /**
+     * Runs a level whose anomalies must show gets before the test fails. Whether a contended run
+     * meets an anomaly the level allows depends on how the engine's threads interleave, which no
+     * seed fixes: Derby at repeatable read showed 9 G-single-item cycles in one run of 20,000
+     * transactions and none in another. Every run must still be valid under every model the
+     * level promises.
+     */
+    static final int SHOWING_ATTEMPTS = 3;
+
+    /** What {@code run} fails to show of what {@code e} expects, or null when it shows all of it. */
+    private static String missingAnomalies(Run run, LevelExpectation e) {
+        for (Map.Entry<String, Set<AnomalyType>> shows : e.showsUnder().entrySet()) {
+            Verdict v = run.check(shows.getKey());
+            Set<AnomalyType> anyOf = shows.getValue();
+            boolean shown = v.valid() == Validity.FALSE
+                    && (anyOf.isEmpty() ? !v.anomalyTypes().isEmpty() : v.anomalyTypes().stream().anyMatch(anyOf::contains));
+            if (!shown) {
+                return e.name() + ": expected " + (anyOf.isEmpty() ? "an anomaly" : "one of " + anyOf) + " under "
+                        + shows.getKey() + ", found " + v.valid() + " " + v.anomalyTypes();
+            }
+        }
+        return null;
     }
 
     /**

@@ -16,7 +16,7 @@ import java.util.Set;
  * JdbcHistories#tests} runs each against the engine's server.
  *
  * @param name          the run's name, also its report file and its table prefix (so at most
- *                      41 characters)
+ *                      39 characters: another run adds two, see {@link #again})
  * @param level         the isolation level asked for
  * @param settings      engine settings appended to the JDBC URL (e.g. MariaDB's
  *                      {@code ?sessionVariables=innodb_snapshot_isolation=ON}), or ""
@@ -65,6 +65,15 @@ record LevelExpectation(String name, JdbcIsolation level, String settings, Workl
     LevelExpectation registers(int count, int ok) {
         return new LevelExpectation(name, level, settings, Workload.RW_REGISTER, seed, count, ok, validUnder,
                 showsUnder, failurePrefix);
+    }
+
+    /**
+     * The same expectation for another run, {@code attempt}, of a level whose anomalies did not
+     * show: tables of its own (the name gains the attempt) and the next seed.
+     */
+    LevelExpectation again(int attempt) {
+        return new LevelExpectation(name + "-" + attempt, level, settings, workload, seed + attempt - 1, txns, minOk,
+                validUnder, showsUnder, failurePrefix);
     }
 
     /** The table prefix of the run: its name in SQL's identifier alphabet. */
