@@ -94,7 +94,7 @@ class AgentCommandTest {
     void agentRun_unsupportedJdbcUrl_namesTheSupportedOnes() {
         Run r = run("agent", "run", "--target", "jdbc:oracle:thin:@host:1521:x");
         assertEquals(ExitCodes.ERROR, r.code());
-        assertTrue(r.err().contains("jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql://, jdbc:h2:, jdbc:hsqldb:, jdbc:derby: or jdbc:sqlite:"), r.err());
+        assertTrue(r.err().contains("jdbc:postgresql://, jdbc:mariadb://, jdbc:mysql://, jdbc:h2:, jdbc:hsqldb:, jdbc:derby:, jdbc:sqlite: or jdbc:duckdb:"), r.err());
     }
 
     @Test

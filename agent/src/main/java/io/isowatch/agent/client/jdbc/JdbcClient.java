@@ -84,6 +84,9 @@ final class JdbcClient implements DatabaseClient {
         Session s = topology.serverFor(worker, txn).equals(node.server) ? node : reads;
         if (s.connection == null) {
             reconnect(s);
+        } else if (s.statementsClosed && !s.prepareAgain()) {
+            s.discard();
+            reconnect(s);
         }
         List<MicroOp> completed = new ArrayList<>(txn.size());
         boolean committing = false;
@@ -103,6 +106,8 @@ final class JdbcClient implements DatabaseClient {
             factory.countFailure("fail", e, s.server);
             if (Dialect.connectionLost(e) || !s.rollback()) {
                 s.discard();
+            } else {
+                s.statementsClosed = s.server.dialect().closesStatementsOnFailure();
             }
             throw new DefinitelyAbortedException(JdbcClientFactory.firstLine(e.getMessage()), e);
         }
@@ -188,6 +193,8 @@ final class JdbcClient implements DatabaseClient {
         Connection connection;
         PreparedStatement read;
         Upserts upserts;
+        /** Set after a failed transaction on a driver that closes the statements with it. */
+        boolean statementsClosed;
 
         Session(JdbcTarget server) {
             this.server = server;
@@ -204,6 +211,24 @@ final class JdbcClient implements DatabaseClient {
         boolean rollback() {
             try {
                 connection.rollback();
+                return true;
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
+        /**
+         * Prepares the statements again, the driver having closed them with a failed transaction
+         * ({@link Dialect#closesStatementsOnFailure}); false when that failed. Done as the next
+         * transaction starts, not after the rollback: preparing begins a transaction, whose
+         * snapshot must not be older than the transaction's invocation.
+         */
+        boolean prepareAgain() {
+            statementsClosed = false;
+            try {
+                upserts.close();
+                read.close();
+                attach(connection);
                 return true;
             } catch (SQLException e) {
                 return false;
