@@ -292,28 +292,28 @@ public enum Dialect {
      * SERIALIZABLE, and accepts READ_COMMITTED without changing anything, so ask for
      * repeatable-read. Writers conflict optimistically: the second transaction to update a row
      * fails at that statement ("Conflict on update", no SQLSTATE), and the client rolls it back.
-     * Upserts are {@code INSERT ... ON CONFLICT DO UPDATE}.
+     * Tables and upserts are PostgreSQL's ({@code INSERT ... ON CONFLICT DO UPDATE}).
      */
     DUCKDB("DuckDB") {
+        // DuckDB speaks PostgreSQL's dialect for these: TEXT, BIGINT and INSERT ... ON CONFLICT.
         @Override
         String createAppendTable(String table) {
-            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v VARCHAR NOT NULL)";
+            return POSTGRESQL.createAppendTable(table);
         }
 
         @Override
         String createRegisterTable(String table) {
-            return "CREATE TABLE IF NOT EXISTS " + table + " (k BIGINT PRIMARY KEY, v BIGINT NOT NULL)";
+            return POSTGRESQL.createRegisterTable(table);
         }
 
         @Override
         String append(String table) {
-            return "INSERT INTO " + table + " AS d (k, v) VALUES (?, ?) "
-                    + "ON CONFLICT (k) DO UPDATE SET v = d.v || ',' || EXCLUDED.v";
+            return POSTGRESQL.append(table);
         }
 
         @Override
         String write(String table) {
-            return "INSERT INTO " + table + " (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v";
+            return POSTGRESQL.write(table);
         }
 
         /** DuckDB has no isolation setting to read; the driver's own answer is the closest. */
