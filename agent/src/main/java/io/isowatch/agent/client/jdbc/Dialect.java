@@ -316,7 +316,7 @@ public enum Dialect {
             return POSTGRESQL.write(table);
         }
 
-        /** DuckDB has no isolation setting to read; the driver's own answer is the closest. */
+        /** DuckDB has no isolation setting to read: the report names its one level and the version. */
         @Override
         String isolationQuery() {
             return "SELECT 'snapshot isolation (the only level), ' || version()";
