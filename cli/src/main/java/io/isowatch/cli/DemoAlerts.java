@@ -12,6 +12,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +23,9 @@ import java.util.function.Consumer;
  * full explanation, the rest as title and id only, so a run under a weak level stays readable,
  * each with its page in the findings console when that runs), added to the console's store,
  * appended to the alerts file when one is given, and counted for the summary. The job's writers
- * call it from several threads; each alert is handled whole.
+ * call it from several threads; each alert is handled whole. A job restored from a checkpoint
+ * delivers again what it found after that checkpoint; such a repeat (same stable id) is dropped
+ * here, so each finding reaches the reader once.
  */
 final class DemoAlerts implements Consumer<Alert> {
 
@@ -30,6 +36,8 @@ final class DemoAlerts implements Consumer<Alert> {
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final AlertSink full;
     private final AlertSink brief;
+    private final Set<String> seen = new HashSet<>();
+    private final Map<String, Long> byType = new TreeMap<>();
     private volatile long count;
 
     /**
@@ -49,7 +57,11 @@ final class DemoAlerts implements Consumer<Alert> {
 
     @Override
     public synchronized void accept(Alert alert) {
+        if (!seen.add(alert.id())) {
+            return;
+        }
         count++;
+        byType.merge(alert.type(), 1L, Long::sum);
         if (file != null) {
             file.accept(alert);
         }
@@ -64,5 +76,12 @@ final class DemoAlerts implements Consumer<Alert> {
 
     long count() {
         return count;
+    }
+
+    /** The alerts so far by anomaly type, e.g. {@code 12 G2-item, 3 G-single-item}. */
+    synchronized String byType() {
+        StringBuilder text = new StringBuilder();
+        byType.forEach((type, n) -> text.append(text.length() == 0 ? "" : ", ").append(n).append(' ').append(type));
+        return text.toString();
     }
 }

@@ -85,6 +85,7 @@ final class DemoCommand implements Callable<Integer> {
     private static final String TOPIC = HistoryEventJson.DEFAULT_TOPIC;
     private static final String GROUP = "isowatch-demo";
     private static final String AGENT = "demo";
+    private static final String COMMAND = "isowatch demo";
     private static final String MAX_OUT_OF_ORDERNESS = "1s";
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
     /** Marks the end of a partition for {@link #waitUntilRead}. */
@@ -229,7 +230,7 @@ final class DemoCommand implements Callable<Integer> {
         boolean drained;
         try (InJvmKafka kafka = LocalKafka.start()) {
             kafka.createTopic(TOPIC, ReplayCommand.PARALLELISM);
-            JobOptions options = jobOptions(kafka.bootstrapServers());
+            JobOptions options = jobOptions(kafka.bootstrapServers(), work.resolve("checkpoints"));
             StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort);
             new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
                     JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
@@ -242,24 +243,52 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             try (AgentRuntime agent = AgentRuntime.start(
                     new AgentOptions(AGENT, work.resolve("spool"), null, kafka.bootstrapServers(), TOPIC, -1))) {
-                result = workload(out, level, runFor, agent, alerts);
-                long unshipped = agent.drain(CATCH_UP_TIMEOUT);
-                if (unshipped > 0) {
-                    err.printf("isowatch demo: %,d event(s) were not shipped to Kafka%s%n", unshipped,
-                            agent.shipperFailure() == null ? "" : " (" + agent.shipperFailure() + ")");
+                WorkloadRunner runner = runner(out, level, runFor, agent, alerts);
+                try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> endedEarly(err, job, runner, start))) {
+                    result = agent.run(runner);
+                    if (watch.ended() != null) {
+                        summary(out, result, null, alerts, false, deadLetters.get(), start);
+                        return ExitCodes.ERROR;
+                    }
+                    long unshipped = agent.drain(CATCH_UP_TIMEOUT);
+                    if (unshipped > 0) {
+                        err.printf("%s: %,d event(s) were not shipped to Kafka%s%n", COMMAND, unshipped,
+                                agent.shipperFailure() == null ? "" : " (" + agent.shipperFailure() + ")");
+                    }
+                    waitUntilRead(err, kafka, endsRead);
+                    watch.close();
+                    drained = stop(err, job, work.resolve("savepoint"));
                 }
-                waitUntilRead(err, kafka, endsRead);
-                drained = stop(err, job, work.resolve("savepoint"));
             }
         } finally {
             names.forEach(InProcessSinks::unregister);
             deleteQuietly(work);
         }
         summary(out, result, verdicts.get(AGENT), alerts, drained, deadLetters.get(), start);
-        return ExitCodes.VALID;
+        return drained ? ExitCodes.VALID : ExitCodes.ERROR;
     }
 
-    private JobOptions jobOptions(String bootstrapServers) {
+    /**
+     * Says at once, in one line, that the checker job ended before the run did (failed for good,
+     * or cancelled from outside), and stops the clients: nothing after that would be checked.
+     */
+    private static void endedEarly(PrintWriter err, JobClient job, WorkloadRunner runner, long start) {
+        String why;
+        try {
+            job.getJobExecutionResult().get(5, TimeUnit.SECONDS);
+            why = "ended";
+        } catch (Exception e) {
+            why = e instanceof java.util.concurrent.ExecutionException ? JobWatch.cause(e) : "ended (" + e + ")";
+        }
+        synchronized (err) {
+            err.printf("%s: the checker job stopped after %.1f s (%s); stopping the clients: what they run from now "
+                    + "on would go unchecked%n", COMMAND, (System.nanoTime() - start) / 1e9, why);
+            err.flush();
+        }
+        runner.stop();
+    }
+
+    private JobOptions jobOptions(String bootstrapServers, Path checkpoints) {
         Map<String, String> raw = new LinkedHashMap<>();
         raw.put(JobOptions.BOOTSTRAP_SERVERS, bootstrapServers);
         raw.put(JobOptions.HISTORY_TOPIC, TOPIC);
@@ -269,7 +298,9 @@ final class DemoCommand implements Callable<Integer> {
         // partitions carry events all the time anyway.
         raw.put(JobOptions.IDLE_TIMEOUT, "0");
         raw.put(JobOptions.PARALLELISM, Integer.toString(ReplayCommand.PARALLELISM));
-        raw.put(JobOptions.CHECKPOINT_INTERVAL, "0");
+        // Checkpoints as in production (every 10 s, to files): a failure restarts from the latest,
+        // and the final drain writes a savepoint of any size.
+        raw.put(JobOptions.CHECKPOINT_DIR, checkpoints.toUri().toString());
         raw.put(JobOptions.STATE_BACKEND, "rocksdb");
         raw.put(JobOptions.CONSISTENCY_MODELS, String.join(",", models));
         try {
@@ -279,13 +310,13 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private WorkloadResult workload(PrintWriter out, IsolationLevel level, Duration runFor, AgentRuntime agent,
-                                    DemoAlerts alerts) throws InterruptedException {
+    private WorkloadRunner runner(PrintWriter out, IsolationLevel level, Duration runFor, AgentRuntime agent,
+                                  DemoAlerts alerts) {
         // Each read and write takes a moment, as over a network, so transactions overlap.
         EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
         WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
                 .withRate(rate).withDuration(runFor).withReadProbability(0.5).withSeed(seed);
-        WorkloadRunner runner = agent.runner(workload, EmbeddedStoreClient.factory(store))
+        return agent.runner(workload, EmbeddedStoreClient.factory(store))
                 .onProgress(p -> {
                     if (!p.finished()) {
                         out.printf("  [%5.1f s] %,d txns (%,.0f txn/s: %,d ok, %,d fail, %,d info), %,d alerts so far%n",
@@ -294,7 +325,6 @@ final class DemoCommand implements Callable<Integer> {
                         out.flush();
                     }
                 }, Duration.ofSeconds(1), agent.backlog());
-        return agent.run(runner);
     }
 
     /**
@@ -327,7 +357,7 @@ final class DemoCommand implements Callable<Integer> {
             job.getJobExecutionResult().get(CATCH_UP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             return true;
         } catch (Exception e) {
-            err.println("isowatch demo: could not drain the job (" + e.getMessage() + "); cancelling it, so the last "
+            err.println(COMMAND + ": could not drain the checker job (" + JobWatch.cause(e) + "); cancelling it, so the last "
                     + MAX_OUT_OF_ORDERNESS + " of events went unchecked");
             job.cancel().get(CATCH_UP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             return false;
@@ -340,8 +370,12 @@ final class DemoCommand implements Callable<Integer> {
         if (verdict != null) {
             out.println("Verdict (" + String.join(", ", models) + "):");
             out.println(VerdictText.render(verdict.verdict(), verdict.atoms(), 1));
+        } else if (alerts.count() > 0) {
+            out.println("Verdict of what was checked before the job stopped (" + String.join(", ", models)
+                    + "): invalid: " + alerts.byType() + ". The rest of the run went unchecked.");
         } else {
-            out.println("No verdict: the job did not reach the end of its input" + (drained ? "" : " (not drained)") + ".");
+            out.println("Verdict of what was checked before the job stopped: unknown: no anomaly found, but the job"
+                    + " did not reach the end of its input" + (drained ? "" : " (not drained)") + ".");
         }
         out.printf("%,d transactions run; %,d alerts; %,d events rejected; %.1f s in all.%n", result.txns(),
                 alerts.count(), deadLetters, (System.nanoTime() - start) / 1e9);

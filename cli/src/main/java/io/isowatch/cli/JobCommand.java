@@ -3,8 +3,16 @@ package io.isowatch.cli;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptionsReader;
+import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
+import io.isowatch.job.KafkaPreflight;
+import io.isowatch.job.RetainedCheckpoints;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,9 +21,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 
 /**
  * {@code isowatch job}: the checker job as {@link CheckerJob#main} wires it (Kafka history topic
@@ -28,6 +40,9 @@ import java.util.concurrent.Callable;
         description = {"Runs the checker job on a local Flink cluster against an existing Kafka, until Ctrl-C.",
                 "Example: isowatch job --bootstrap-servers localhost:9092 --consistency-models serializable"})
 final class JobCommand implements Callable<Integer> {
+
+    /** The checkpoint directory of a local job given none, under the working directory. */
+    static final String LOCAL_CHECKPOINTS = "isowatch-checkpoints";
 
     /** What each key means; a key missing here is still accepted, with its default only. */
     private static final Map<String, String> MEANINGS = Map.ofEntries(
@@ -46,6 +61,13 @@ final class JobCommand implements Callable<Integer> {
             Map.entry(JobOptions.PARALLELISM, "Default operator parallelism."),
             Map.entry(JobOptions.MAX_PARALLELISM, "Key groups; fixed for the life of the job's state."),
             Map.entry(JobOptions.CHECKPOINT_INTERVAL, "0 disables checkpointing."),
+            Map.entry(JobOptions.CHECKPOINT_DIR, "Where checkpoints go, a path or URI (file://, s3://...); none: "
+                    + LOCAL_CHECKPOINTS + " in the working directory. A restart resumes from the latest there."),
+            Map.entry(JobOptions.MAX_RESTARTS, "Failures the job restarts from (its latest checkpoint) within one "
+                    + "restart window; one more ends it with exit code 255."),
+            Map.entry(JobOptions.RESTART_WINDOW, "The window max-restarts counts failures in."),
+            Map.entry(JobOptions.KAFKA_TIMEOUT, "How long the start-up check waits for the brokers and the topics "
+                    + "before the job refuses to start (exit code 255)."),
             Map.entry(JobOptions.STATE_BACKEND, "rocksdb or hashmap."),
             Map.entry(JobOptions.CONSISTENCY_MODELS, "Comma-separated Elle model names to check, or none, as check's -c."),
             Map.entry(CheckerOptionsReader.ANOMALIES, "Further anomalies to prohibit, comma-separated, as check's -a."),
@@ -56,8 +78,16 @@ final class JobCommand implements Callable<Integer> {
             Map.entry(CheckerOptionsReader.SEQUENTIAL_KEYS, "rw-register: sequentially consistent keys (true/false)."),
             Map.entry(CheckerOptionsReader.LINEARIZABLE_KEYS, "rw-register: linearizable keys (true/false)."));
 
+    private static final String COMMAND = "isowatch job";
+
     @CommandLine.Spec
     CommandSpec spec;
+
+    @Option(names = "--from-checkpoint", defaultValue = "latest", paramLabel = "latest|none|PATH",
+            description = "Resume from the latest completed checkpoint in the checkpoint directory (latest), start "
+                    + "afresh (none), or resume from a checkpoint or savepoint directory (PATH) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String fromCheckpoint;
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
             description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://0.0.0.0:P/; "
@@ -85,15 +115,68 @@ final class JobCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         JobOptions options = options();
         PrintWriter err = spec.commandLine().getErr();
-        err.printf("isowatch job: checking topic %s on %s against %s (%s); alerts to topic %s%s; Ctrl-C stops%n",
-                options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
+        try {
+            KafkaPreflight.check(options);
+        } catch (IllegalStateException e) {
+            err.println(COMMAND + ": " + e.getMessage());
+            err.flush();
+            return ExitCodes.ERROR;
+        }
+        String resumeFrom = resumeFrom(options);
+        err.printf("%s: checking topic %s on %s against %s (%s); alerts to topic %s; checkpoints every %s in %s%s; "
+                        + "%s; Ctrl-C stops%n",
+                COMMAND, options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
                         : String.join(", ", ConsistencyModel.names(options.consistencyModels())),
-                options.workload().elleName(), options.alertsTopic(),
-                metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/");
+                options.workload().elleName(), options.alertsTopic(), Durations.format(options.checkpointInterval()),
+                options.checkpointUri(), metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/",
+                resumeFrom == null ? "starting afresh" : "resuming from " + resumeFrom);
         err.flush();
+        StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort);
+        if (resumeFrom != null) {
+            Configuration restore = new Configuration();
+            restore.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom);
+            env.configure(restore);
+        }
         new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
-                .execute(LocalFlink.environment(options, metricsPort), "isowatch checker");
-        return ExitCodes.VALID;
+                .build(env);
+        JobClient job = env.executeAsync("isowatch checker");
+        try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> { })) {
+            try {
+                job.getJobExecutionResult().get();
+                return ExitCodes.VALID;
+            } catch (ExecutionException e) {
+                err.println(COMMAND + ": the checker job " + (watch.ended() == JobStatus.CANCELED ? "was cancelled"
+                        : "failed for good after " + watch.restarts() + " restart(s)") + ": " + JobWatch.cause(e)
+                        + "; its checkpoints stay in " + options.checkpointUri() + " and the next start resumes there");
+                err.flush();
+                return ExitCodes.ERROR;
+            }
+        }
+    }
+
+    /**
+     * The checkpoint to resume from, as {@code --from-checkpoint} says: the latest completed one in
+     * a local checkpoint directory, none, or the path given; null to start afresh.
+     */
+    private String resumeFrom(JobOptions options) {
+        switch (fromCheckpoint) {
+            case "none":
+                return null;
+            case "latest":
+                String uri = options.checkpointUri();
+                if (!uri.startsWith("file:")) {
+                    spec.commandLine().getErr().println(COMMAND + ": cannot look for checkpoints in " + uri
+                            + "; starting afresh (resume with --from-checkpoint PATH)");
+                    return null;
+                }
+                return RetainedCheckpoints.latest(Path.of(URI.create(uri))).map(Path::toString).orElse(null);
+            default:
+                if (!Files.exists(Path.of(fromCheckpoint))) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--from-checkpoint: " + fromCheckpoint
+                            + " does not exist; give a chk-N or savepoint directory, latest or none");
+                }
+                return fromCheckpoint;
+        }
     }
 
     /** The options given, the rest at their defaults; a bad value is a usage error naming the key. */
@@ -115,6 +198,6 @@ final class JobCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--bootstrap-servers is required, e.g. --bootstrap-servers localhost:9092");
         }
-        return options;
+        return options.checkpointDir().isEmpty() ? options.with(JobOptions.CHECKPOINT_DIR, LOCAL_CHECKPOINTS) : options;
     }
 }

@@ -43,4 +43,20 @@ public final class Durations {
                     + "\" as a duration; write e.g. 500ms, 10s, 5m, 2h, 30 (seconds) or PT1M");
         }
     }
+
+    /**
+     * Writes {@code d} as {@link #parse} reads it, in the largest unit that keeps it whole:
+     * {@code 500ms}, {@code 30s}, {@code 10m}, {@code 2h}.
+     */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms == 0 || ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
 }

@@ -20,7 +20,9 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -42,6 +44,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -60,6 +63,8 @@ import java.util.Objects;
 public final class CheckerJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckerJob.class);
+    /** Pause before a restart: long enough for a broker that just went away to come back. */
+    private static final Duration RESTART_DELAY = Duration.ofSeconds(5);
 
     private final JobOptions options;
     private final CheckerOptions checks;
@@ -96,7 +101,8 @@ public final class CheckerJob {
      * false}), the state backend and checkpointing of the options, timers on the heap (the
      * checker registers one per distinct event time; RocksDB timers would cost a write each),
      * RocksDB's size metrics per state (keys, live data, SST files) and its compression
-     * ({@code rocksdb-compression}).
+     * ({@code rocksdb-compression}), incremental checkpoints to {@code checkpoint-dir} retained on
+     * cancellation, and restarts bounded by {@code max-restarts} per {@code restart-window}.
      * Pass it to {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)}.
      */
     public static Configuration flinkConfiguration(JobOptions options) {
@@ -113,6 +119,21 @@ public final class CheckerJob {
         if (!options.checkpointInterval().isZero()) {
             conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, options.checkpointInterval());
         }
+        if (!options.checkpointUri().isEmpty()) {
+            // Without a directory Flink keeps checkpoints in the JobManager's memory, and any state
+            // over 5 MB fails every checkpoint (and every stop with a savepoint).
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, options.checkpointUri());
+        }
+        // The state is mostly checked batches, written once: an incremental checkpoint uploads
+        // only what changed since the last one, so its cost follows the rate, not the state size.
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        // Kept when the job is cancelled (Ctrl-C), so the next start can resume from it.
+        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, options.maxRestarts() == 0 ? "none" : "failure-rate");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_MAX_FAILURES_PER_INTERVAL, options.maxRestarts());
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_FAILURE_RATE_INTERVAL, options.restartWindow());
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_DELAY, RESTART_DELAY);
         return conf;
     }
 

@@ -35,6 +35,14 @@ import java.util.TreeSet;
  *   <tr><td>parallelism</td><td>1</td><td>default operator parallelism</td></tr>
  *   <tr><td>max-parallelism</td><td>128</td><td>key groups; fixed for the life of the job's state</td></tr>
  *   <tr><td>checkpoint-interval</td><td>10s</td><td>0 disables checkpointing (tests only)</td></tr>
+ *   <tr><td>checkpoint-dir</td><td>(none)</td><td>durable checkpoint storage (a path or a URI such as
+ *   file:///var/lib/isowatch/checkpoints or s3://bucket/checkpoints); none: the Flink cluster's own
+ *   execution.checkpointing.dir (a local cluster gets one from its launcher)</td></tr>
+ *   <tr><td>max-restarts</td><td>10</td><td>failures the job restarts from (its latest checkpoint) within one
+ *   restart-window; one more fails it for good</td></tr>
+ *   <tr><td>restart-window</td><td>10m</td><td>the window max-restarts counts failures in</td></tr>
+ *   <tr><td>kafka-timeout</td><td>30s</td><td>how long the start-up check waits for the brokers and the
+ *   job's topics before the job refuses to start</td></tr>
  *   <tr><td>state-backend</td><td>rocksdb</td><td>rocksdb or hashmap</td></tr>
  *   <tr><td>alerts-topic</td><td>isowatch.alerts</td><td>topic of the alerts, one JSON finding per record, keyed by its stable id</td></tr>
  *   <tr><td>dead-letter-topic</td><td>isowatch.dead-letters</td><td>topic of malformed records, protocol faults and late events</td></tr>
@@ -69,7 +77,11 @@ public record JobOptions(
         CheckerOptions checker,
         Duration historyRetention,
         String rocksdbCompression,
-        String uiBaseUrl) {
+        String uiBaseUrl,
+        String checkpointDir,
+        int maxRestarts,
+        Duration restartWindow,
+        Duration kafkaTimeout) {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
     public static final String HISTORY_TOPIC = "history-topic";
@@ -90,6 +102,10 @@ public record JobOptions(
     public static final String HISTORY_RETENTION = "history-retention";
     public static final String ROCKSDB_COMPRESSION = "rocksdb-compression";
     public static final String UI_BASE_URL = "ui-base-url";
+    public static final String CHECKPOINT_DIR = "checkpoint-dir";
+    public static final String MAX_RESTARTS = "max-restarts";
+    public static final String RESTART_WINDOW = "restart-window";
+    public static final String KAFKA_TIMEOUT = "kafka-timeout";
 
     /** Every key, with its default ("" for none). */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -119,6 +135,16 @@ public record JobOptions(
             ConsoleLink.ofNullable(uiBaseUrl);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("option " + UI_BASE_URL + ": " + e.getMessage());
+        }
+        Objects.requireNonNull(checkpointDir, CHECKPOINT_DIR);
+        requireNonNegative(restartWindow, RESTART_WINDOW);
+        requireNonNegative(kafkaTimeout, KAFKA_TIMEOUT);
+        if (maxRestarts < 0) {
+            throw new IllegalArgumentException(MAX_RESTARTS + " must not be negative, got " + maxRestarts);
+        }
+        if (maxRestarts > 0 && restartWindow.isZero()) {
+            throw new IllegalArgumentException(RESTART_WINDOW + " must be positive when " + MAX_RESTARTS
+                    + " is, e.g. 10m");
         }
         if (parallelism < 1) {
             throw new IllegalArgumentException(PARALLELISM + " must be at least 1, got " + parallelism);
@@ -167,7 +193,11 @@ public record JobOptions(
                 CheckerOptionsReader.read(v, key -> "option " + key),
                 duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)),
                 v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT),
-                v.get(UI_BASE_URL).trim());
+                v.get(UI_BASE_URL).trim(),
+                v.get(CHECKPOINT_DIR).trim(),
+                integer(MAX_RESTARTS, v.get(MAX_RESTARTS)),
+                duration(RESTART_WINDOW, v.get(RESTART_WINDOW)),
+                duration(KAFKA_TIMEOUT, v.get(KAFKA_TIMEOUT)));
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -199,6 +229,10 @@ public record JobOptions(
         m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
         m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
         m.put(UI_BASE_URL, uiBaseUrl);
+        m.put(CHECKPOINT_DIR, checkpointDir);
+        m.put(MAX_RESTARTS, Integer.toString(maxRestarts));
+        m.put(RESTART_WINDOW, restartWindow.toMillis() + "ms");
+        m.put(KAFKA_TIMEOUT, kafkaTimeout.toMillis() + "ms");
         return m;
     }
 
@@ -229,6 +263,12 @@ public record JobOptions(
         // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md).
         d.put(ROCKSDB_COMPRESSION, "none");
         d.put(UI_BASE_URL, "");
+        d.put(CHECKPOINT_DIR, "");
+        // Failures are bounded: a job that keeps failing (a broker gone for good) stops and says
+        // so, rather than restarting forever in silence.
+        d.put(MAX_RESTARTS, "10");
+        d.put(RESTART_WINDOW, "10m");
+        d.put(KAFKA_TIMEOUT, "30s");
         return java.util.Collections.unmodifiableMap(d);
     }
 
@@ -250,6 +290,17 @@ public record JobOptions(
     /** Where alerts link to, from {@code ui-base-url}; null when no console is configured. */
     public ConsoleLink consoleLink() {
         return ConsoleLink.ofNullable(uiBaseUrl);
+    }
+
+    /**
+     * The checkpoint directory as the URI Flink takes: a URI as given, a plain path made absolute
+     * ({@code file:///...}); empty when none is set.
+     */
+    public String checkpointUri() {
+        if (checkpointDir.isEmpty() || checkpointDir.contains("://")) {
+            return checkpointDir;
+        }
+        return java.nio.file.Path.of(checkpointDir).toAbsolutePath().normalize().toUri().toString();
     }
 
     /** list-append or rw-register. */
