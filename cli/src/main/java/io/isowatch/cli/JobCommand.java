@@ -115,6 +115,7 @@ final class JobCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         JobOptions options = options();
         PrintWriter err = spec.commandLine().getErr();
+        String resumeFrom = resumeFrom(options);
         try {
             KafkaPreflight.check(options);
         } catch (IllegalStateException e) {
@@ -122,7 +123,6 @@ final class JobCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.ERROR;
         }
-        String resumeFrom = resumeFrom(options);
         err.printf("%s: checking topic %s on %s against %s (%s); alerts to topic %s; checkpoints every %s in %s%s; "
                         + "%s; Ctrl-C stops%n",
                 COMMAND, options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"

@@ -55,4 +55,23 @@ class JobCommandTest {
         assertEquals(ExitCodes.ERROR, r.code());
         assertTrue(r.err().startsWith("isowatch: --bootstrap-servers is required"), r.err());
     }
+
+    @Test
+    void unreachableBroker_isOneLineNamingItAnd255WithinTheTimeout() {
+        long start = System.nanoTime();
+        CheckCommandTest.Run r = CheckCommandTest.run("job", "--bootstrap-servers", "127.0.0.1:1", "--kafka-timeout", "2s");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(ExitCodes.ERROR, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("isowatch job: cannot reach Kafka at 127.0.0.1:1 within 2s"), r.err());
+        assertTrue(seconds < 20, "took " + seconds + " s");
+    }
+
+    @Test
+    void fromCheckpointThatDoesNotExist_isAUsageError() {
+        CheckCommandTest.Run r = CheckCommandTest.run("job", "--bootstrap-servers", "127.0.0.1:1", "--kafka-timeout", "1s",
+                "--from-checkpoint", "/nonexistent/chk-1");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("/nonexistent/chk-1 does not exist"), r.err());
+    }
 }
