@@ -5,13 +5,12 @@ import org.apache.flink.core.execution.JobClient;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Watches a running checker job from the command that started it, so that what happens to the
- * job is said at once, in one line: each restart (with its count), and its end when it fails or
- * is cancelled. Polls the job's status; a daemon thread, ended by {@link #close()}.
+ * job is said at once, in one line: each restart (with its count, from {@link RestartCounter},
+ * which the job's local cluster must be configured with), and its end when it fails or is
+ * cancelled (from the job's result). A daemon thread, ended by {@link #close()}.
  */
 final class JobWatch implements AutoCloseable {
 
@@ -56,22 +55,21 @@ final class JobWatch implements AutoCloseable {
     }
 
     private void watch() {
-        JobStatus last = null;
-        while (!closed) {
-            JobStatus status = status();
-            if (status != null && status != last) {
-                if (status == JobStatus.RESTARTING) {
-                    restarts++;
-                    say("the checker job failed and restarts from its latest checkpoint (restart " + restarts
-                            + "); the cause is in the log above");
-                } else if (status.isGloballyTerminalState()) {
-                    ended = status;
-                    if (!closed) {
-                        onEnd.run();
-                    }
-                    return;
-                }
-                last = status;
+        job.getJobExecutionResult().whenComplete((result, failure) -> {
+            ended = failure == null ? JobStatus.FINISHED
+                    : isCancellation(failure) ? JobStatus.CANCELED : JobStatus.FAILED;
+            if (!closed) {
+                onEnd.run();
+            }
+        });
+        long seen = 0;
+        while (!closed && ended == null) {
+            long now = RestartCounter.restarts(job.getJobID());
+            if (now > seen) {
+                seen = now;
+                restarts = (int) now;
+                say("the checker job failed and restarts from its latest checkpoint (restart " + now
+                        + "); the cause is in the log above");
             }
             try {
                 Thread.sleep(POLL.toMillis());
@@ -81,16 +79,13 @@ final class JobWatch implements AutoCloseable {
         }
     }
 
-    private JobStatus status() {
-        try {
-            return job.getJobStatus().get(POLL.toMillis() * 4, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            // A job that has ended and been cleaned up no longer answers; its result says how it ended.
-            return null;
+    private static boolean isCancellation(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getClass().getSimpleName().equals("JobCancellationException")) {
+                return true;
+            }
         }
+        return false;
     }
 
     private void say(String line) {

@@ -15,11 +15,11 @@ final class LocalFlink {
 
     /**
      * The job's configuration, plus Flink's Prometheus reporter on {@code metricsPort} when it is
-     * not negative. The MiniCluster shares one metric registry among its job manager and task
+     * not negative, and the {@link RestartCounter} that {@link JobWatch} reads. The MiniCluster shares one metric registry among its job manager and task
      * manager, so one port serves every metric of the job, the checker's among them.
      */
     static StreamExecutionEnvironment environment(JobOptions options, int metricsPort) {
-        Configuration conf = CheckerJob.flinkConfiguration(options);
+        Configuration conf = RestartCounter.configure(CheckerJob.flinkConfiguration(options));
         if (metricsPort >= 0) {
             conf.setString("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
             conf.setString("metrics.reporter.prom.port", Integer.toString(metricsPort));

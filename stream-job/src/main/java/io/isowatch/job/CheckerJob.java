@@ -21,6 +21,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -130,6 +131,10 @@ public final class CheckerJob {
         // Kept when the job is cancelled (Ctrl-C), so the next start can resume from it.
         conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        // Keyed by history, every task feeds every checker task: the job is one failover region
+        // anyway. Restarting it whole makes a restart a change of the job's status (RESTARTING),
+        // which the launcher reports; a region restart would leave the job RUNNING and say nothing.
+        conf.set(JobManagerOptions.EXECUTION_FAILOVER_STRATEGY, "full");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, options.maxRestarts() == 0 ? "none" : "failure-rate");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_MAX_FAILURES_PER_INTERVAL, options.maxRestarts());
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_FAILURE_RATE_INTERVAL, options.restartWindow());
