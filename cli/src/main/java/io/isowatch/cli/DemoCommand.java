@@ -246,6 +246,7 @@ final class DemoCommand implements Callable<Integer> {
                 WorkloadRunner runner = runner(out, level, runFor, agent, alerts);
                 try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> endedEarly(err, job, runner, start))) {
                     result = agent.run(runner);
+                    alerts.endOfRun();
                     if (watch.ended() != null) {
                         summary(out, result, null, alerts, false, deadLetters.get(), start);
                         return ExitCodes.ERROR;
@@ -379,6 +380,10 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.printf("%,d transactions run; %,d alerts; %,d events rejected; %.1f s in all.%n", result.txns(),
                 alerts.count(), deadLetters, (System.nanoTime() - start) / 1e9);
+        String delays = alerts.delaySummary();
+        if (!delays.isEmpty()) {
+            out.println(delays + ".");
+        }
         out.flush();
     }
 

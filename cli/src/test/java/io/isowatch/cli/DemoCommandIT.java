@@ -48,6 +48,7 @@ class DemoCommandIT {
             assertEquals(console.group(1) + "/findings/" + alert.get("id"), alert.get("link"), line);
         }
         assertEquals(lines.size(), ids.size(), "each finding once, with its own id");
+        assertTrue(r.out().contains(String.format("detection delay over %,d alerts: p50 ", lines.size())), r.out());
     }
 
     @Test
