@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The TCP sockets this JVM listens on, as the kernel reports them: {@code /proc/net/tcp} and
@@ -40,6 +41,60 @@ public final class ListeningSockets {
     }
 
     private ListeningSockets() {
+    }
+
+    /**
+     * Starts recording every socket this process opens for listening from now on, looking every
+     * 20 ms until closed: for commands whose ports live only while they run.
+     */
+    public static Watch watch() {
+        return new Watch();
+    }
+
+    /** The listeners opened since {@link #watch()}; see {@link #opened()}. */
+    public static final class Watch implements AutoCloseable {
+
+        private final Set<Listener> before = ofThisProcess();
+        private final Set<Listener> opened = ConcurrentHashMap.newKeySet();
+        private final Thread poller = new Thread(this::poll, "listening-sockets-watch");
+        private volatile boolean closed;
+
+        private Watch() {
+            poller.setDaemon(true);
+            poller.start();
+        }
+
+        private void poll() {
+            while (!closed) {
+                look();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private void look() {
+            for (Listener l : ofThisProcess()) {
+                if (!before.contains(l)) {
+                    opened.add(l);
+                }
+            }
+        }
+
+        /** Every listener seen since the watch began that was not there before, closed or not. */
+        public Set<Listener> opened() {
+            look();
+            return Set.copyOf(opened);
+        }
+
+        /** Stops looking. */
+        @Override
+        public void close() throws InterruptedException {
+            closed = true;
+            poller.join();
+        }
     }
 
     /**

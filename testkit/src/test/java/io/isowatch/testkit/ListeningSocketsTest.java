@@ -53,6 +53,20 @@ class ListeningSocketsTest {
         assertTrue(ListeningSockets.ofThisProcess().stream().noneMatch(l -> l.port() == port));
     }
 
+    @Test
+    void watch_recordsAListenerThatCameAndWent() throws Exception {
+        int port;
+        try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                port = s.getLocalPort();
+                Thread.sleep(100);
+            }
+            Thread.sleep(100);
+            assertEquals(Set.of(new ListeningSockets.Listener(InetAddress.getLoopbackAddress(), port)), watch.opened());
+        }
+    }
+
     private static ListeningSockets.Listener find(Set<ListeningSockets.Listener> listeners, int port) {
         return listeners.stream().filter(l -> l.port() == port).findFirst()
                 .orElseThrow(() -> new AssertionError("no listener on port " + port + " among " + listeners));
