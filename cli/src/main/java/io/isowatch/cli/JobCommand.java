@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptionsReader;
@@ -60,9 +61,12 @@ final class JobCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://0.0.0.0:P/; "
-                    + "off by default.")
+            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://127.0.0.1:P/ "
+                    + "(--bind-address chooses the address); off by default.")
     int metricsPort;
+
+    @CommandLine.Mixin
+    BindAddressFlag bind;
 
     /** Adds one option per job option key, described with its default. */
     static final class Keys implements CommandLine.IModelTransformer {
@@ -89,10 +93,10 @@ final class JobCommand implements Callable<Integer> {
                 options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
                         : String.join(", ", ConsistencyModel.names(options.consistencyModels())),
                 options.workload().elleName(), options.alertsTopic(),
-                metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/");
+                metricsPort < 0 ? "" : "; metrics at http://" + bind.urlHost() + ":" + metricsPort + "/");
         err.flush();
         new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
-                .execute(LocalFlink.environment(options, metricsPort), "isowatch checker");
+                .execute(LocalFlink.environment(options, metricsPort, bind.address()), "isowatch checker");
         return ExitCodes.VALID;
     }
 
