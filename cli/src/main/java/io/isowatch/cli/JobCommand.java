@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -88,6 +89,7 @@ final class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         JobOptions options = options();
+        InetAddress address = bind.address(); // an unknown address is a usage error before anything starts
         PrintWriter err = spec.commandLine().getErr();
         err.printf("isowatch job: checking topic %s on %s against %s (%s); alerts to topic %s%s; Ctrl-C stops%n",
                 options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
@@ -96,7 +98,7 @@ final class JobCommand implements Callable<Integer> {
                 metricsPort < 0 ? "" : "; metrics at http://" + bind.urlHost() + ":" + metricsPort + "/");
         err.flush();
         new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
-                .execute(LocalFlink.environment(options, metricsPort, bind.address()), "isowatch checker");
+                .execute(LocalFlink.environment(options, metricsPort, address), "isowatch checker");
         return ExitCodes.VALID;
     }
 

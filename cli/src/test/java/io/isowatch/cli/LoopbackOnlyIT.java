@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Nothing the demo or a local {@code job} opens listens beyond loopback: every socket this JVM
+ * Nothing the demo, replay or a local {@code job} opens listens beyond loopback: every socket this JVM
  * opens for listening while the command runs (read from the kernel, {@link ListeningSockets}) is
  * bound to 127.0.0.1 — the findings console, Kafka's broker and controller, Flink's REST endpoint
  * and blob server, the metrics reporter — or to the address {@code --bind-address} names.
@@ -89,6 +89,19 @@ class LoopbackOnlyIT {
             assertTrue(r.err().startsWith("isowatch: --bind-address: unknown address no-such-host.invalid"), r.err());
             assertEquals(Set.of(), watch.opened());
         }
+    }
+
+    @Test
+    void replay_brokerAndClusterListenOn127001Only() throws Exception {
+        Set<Listener> opened;
+        CheckCommandTest.Run r;
+        try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
+            r = CheckCommandTest.run("replay", "-q", CheckCommandTest.golden("valid-concurrent").toString());
+            opened = watch.opened();
+        }
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertOnlyOn(LOOPBACK, opened);
+        assertTrue(opened.size() >= 4, "Kafka broker and controller, Flink REST and blob server: " + opened);
     }
 
     /**
