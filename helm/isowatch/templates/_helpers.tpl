@@ -232,6 +232,8 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 - {{ .Values.kafka.topics.history | quote }}
 - --metrics-port
 - {{ $a.metricsPort | int64 | quote }}
+- --bind-address
+- "0.0.0.0"
 - --agent-id
 - {{ include "isowatch.agent.id" . | quote }}
 {{- range $a.extraArgs }}

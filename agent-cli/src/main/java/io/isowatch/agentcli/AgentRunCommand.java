@@ -171,8 +171,12 @@ final class AgentRunCommand implements Callable<Integer> {
     String drainTimeout;
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve Prometheus metrics at http://0.0.0.0:P/metrics (0: any free port); off by default.")
+            description = "Serve Prometheus metrics at http://127.0.0.1:P/metrics (0: any free port; --bind-address "
+                    + "chooses the address); off by default.")
     int metricsPort;
+
+    @Mixin
+    BindAddressFlag bind;
 
     @Option(names = "--agent-id", paramLabel = "ID",
             description = "This agent's id in every event (default: the spool's, else <host>-<pid>-<start second>).")
@@ -218,7 +222,7 @@ final class AgentRunCommand implements Callable<Integer> {
         AgentOptions agentOptions;
         try {
             agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort,
-                    format);
+                    format, bind.address());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -343,8 +347,8 @@ final class AgentRunCommand implements Callable<Integer> {
                         + (readTarget == null ? "" : " (reads on " + JdbcTarget.redact(readTarget) + ")"),
                 o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),
                 o.duration().isZero() ? "no time limit" : "for " + o.duration().toString().substring(2).toLowerCase(
-                        Locale.ROOT), metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort
-                        + "/metrics");
+                        Locale.ROOT), metricsPort < 0 ? "" : "; metrics at http://" + bind.urlHost() + ":"
+                        + metricsPort + "/metrics");
         err.flush();
     }
 

@@ -63,7 +63,7 @@ class AgentJarIT {
         assertEquals(ExitCodes.VALID, r.code(), r.err());
         assertTrue(r.out().contains("transactions in"), r.out());
         assertTrue(r.out().contains("spool: " + dir.resolve("spool")), r.out());
-        assertTrue(r.err().contains("metrics at http://localhost:"), r.err());
+        assertTrue(r.err().contains("metrics at http://127.0.0.1:"), r.err());
     }
 
     @Test

@@ -1,14 +1,19 @@
 package io.isowatch.agentcli;
 
+import io.isowatch.testkit.ListeningSockets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,6 +62,39 @@ class AgentMainTest {
         assertTrue(r.out().contains("transactions in") && r.out().contains("history: " + history), r.out());
         List<String> lines = Files.readAllLines(history);
         assertTrue(lines.size() > 100, "about 1,000 txn/s for 1 s: " + lines.size() + " events");
+    }
+
+    @Test
+    void agentRun_metricsPort_listensOn127001Only_andPrintsThatAddress() throws Exception {
+        try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
+            Run r = run("agent", "run", "--target", "embedded:serializable", "--duration", "1", "--metrics-port", "0");
+            assertEquals(ExitCodes.VALID, r.code(), r.err());
+            Matcher printed = Pattern.compile("metrics at http://127\\.0\\.0\\.1:(\\d+)/metrics").matcher(r.err());
+            assertTrue(printed.find(), r.err());
+            assertEquals(Set.of(new ListeningSockets.Listener(InetAddress.getLoopbackAddress(),
+                    Integer.parseInt(printed.group(1)))), watch.opened(), "the agent's one listener, on 127.0.0.1");
+        }
+    }
+
+    @Test
+    void agentRun_bindAddress_movesTheMetricsPortThere() throws Exception {
+        try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
+            Run r = run("agent", "run", "--target", "embedded:serializable", "--duration", "1", "--metrics-port", "0",
+                    "--bind-address", "127.0.0.2");
+            assertEquals(ExitCodes.VALID, r.code(), r.err());
+            Matcher printed = Pattern.compile("metrics at http://127\\.0\\.0\\.2:(\\d+)/metrics").matcher(r.err());
+            assertTrue(printed.find(), r.err());
+            assertEquals(Set.of(new ListeningSockets.Listener(InetAddress.getByName("127.0.0.2"),
+                    Integer.parseInt(printed.group(1)))), watch.opened());
+        }
+    }
+
+    @Test
+    void agentRun_unknownBindAddress_isAUsageError() {
+        Run r = run("agent", "run", "--target", "embedded:serializable", "--duration", "1", "--metrics-port", "0",
+                "--bind-address", "no-such-host.invalid");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: --bind-address: unknown address no-such-host.invalid"), r.err());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.isowatch.agent;
 
 import io.isowatch.agent.transport.RecordFormat;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -16,14 +17,22 @@ import java.util.Objects;
  * @param topic            the Kafka topic of history events
  * @param metricsPort      serve Prometheus metrics on this port (0: any free port); -1 for none
  * @param recordFormat     how the shipper writes each event into its Kafka record
+ * @param metricsAddress   the address metrics are served on: loopback unless the user asks for another
  */
 public record AgentOptions(String agentId, Path spoolDir, Path historyOut, String bootstrapServers, String topic,
-                           int metricsPort, RecordFormat recordFormat) {
+                           int metricsPort, RecordFormat recordFormat, InetAddress metricsAddress) {
 
-    /** Options shipping records in the default format (binary). */
+    /** Options shipping records in the default format (binary), metrics (if any) on 127.0.0.1. */
     public AgentOptions(String agentId, Path spoolDir, Path historyOut, String bootstrapServers, String topic,
                         int metricsPort) {
         this(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort, RecordFormat.BINARY);
+    }
+
+    /** Options serving metrics (if any) on 127.0.0.1. */
+    public AgentOptions(String agentId, Path spoolDir, Path historyOut, String bootstrapServers, String topic,
+                        int metricsPort, RecordFormat recordFormat) {
+        this(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort, recordFormat,
+                InetAddress.getLoopbackAddress());
     }
 
     public AgentOptions {
@@ -35,6 +44,7 @@ public record AgentOptions(String agentId, Path spoolDir, Path historyOut, Strin
         }
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(recordFormat, "recordFormat");
+        Objects.requireNonNull(metricsAddress, "metricsAddress");
         if (metricsPort < -1) {
             throw new IllegalArgumentException("metricsPort must be -1 (none), 0 (any) or a port, got " + metricsPort);
         }

@@ -74,7 +74,8 @@ public final class AgentRuntime implements AutoCloseable {
         AgentMetrics metrics = new AgentMetrics(registry);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            HTTPServer server = options.metricsPort() < 0 ? null : AgentMetrics.serve(registry, options.metricsPort());
+            HTTPServer server = options.metricsPort() < 0 ? null : AgentMetrics.serve(registry, options.metricsAddress(),
+                    options.metricsPort());
             if (server != null) {
                 opened.add(server);
             }

@@ -14,12 +14,15 @@ import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.codec.HistoryReader;
+import io.isowatch.testkit.ListeningSockets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -86,6 +89,17 @@ class AgentRuntimeTest {
             assertTrue(agent.metricsPort() > 0, "port 0 serves metrics on a free port");
             WorkloadResult r = agent.run(agent.runner(WORKLOAD.withTxnLimit(10), EmbeddedStoreClient.factory(store())));
             assertEquals(10, r.txns());
+        }
+    }
+
+    @Test
+    void metrics_byDefault_listenOnLoopbackOnly() throws Exception {
+        Set<ListeningSockets.Listener> before = ListeningSockets.ofThisProcess();
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions(null, null, null, null, TOPIC, 0))) {
+            Set<ListeningSockets.Listener> opened = new HashSet<>(ListeningSockets.ofThisProcess());
+            opened.removeAll(before);
+            assertEquals(Set.of(new ListeningSockets.Listener(InetAddress.getLoopbackAddress(), agent.metricsPort())),
+                    opened, "the agent's only listener is its exporter, on 127.0.0.1");
         }
     }
 

@@ -9,6 +9,7 @@ import io.isowatch.agent.store.StoreOptions;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
+import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ConsoleFlags;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.config.Durations;
@@ -138,13 +139,17 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
             description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
-                    + "Prometheus reporter at http://localhost:P/; off by default.")
+                    + "Prometheus reporter at http://127.0.0.1:P/ (--bind-address chooses the address); off by default.")
     int metricsPort;
+
+    @Mixin
+    BindAddressFlag bind;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        bind.address(); // an unknown address is a usage error before anything starts
         IsolationLevel level;
         try {
             level = IsolationLevel.fromName(isolation);
@@ -228,10 +233,10 @@ final class DemoCommand implements Callable<Integer> {
         Path work = Files.createTempDirectory("isowatch-demo-");
         WorkloadResult result;
         boolean drained;
-        try (InJvmKafka kafka = LocalKafka.start()) {
+        try (InJvmKafka kafka = LocalKafka.start(bind.address())) {
             kafka.createTopic(TOPIC, ReplayCommand.PARALLELISM);
             JobOptions options = jobOptions(kafka.bootstrapServers(), work.resolve("checkpoints"));
-            StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort);
+            StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort, bind.address());
             new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
                     JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
                             .withVerdicts(InProcessSinks.sink(names.get(1))))
@@ -239,7 +244,7 @@ final class DemoCommand implements Callable<Integer> {
             JobClient job = env.executeAsync("isowatch demo");
             out.printf("  Kafka at %s, checker job %s on a local Flink cluster (started in %.1f s)%s%n%n",
                     kafka.bootstrapServers(), job.getJobID(), (System.nanoTime() - start) / 1e9,
-                    metricsPort < 0 ? "" : "; Flink metrics at http://localhost:" + metricsPort + "/");
+                    metricsPort < 0 ? "" : "; Flink metrics at http://" + bind.urlHost() + ":" + metricsPort + "/");
             out.flush();
             try (AgentRuntime agent = AgentRuntime.start(
                     new AgentOptions(AGENT, work.resolve("spool"), null, kafka.bootstrapServers(), TOPIC, -1))) {

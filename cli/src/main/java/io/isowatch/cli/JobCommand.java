@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptionsReader;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,9 +92,12 @@ final class JobCommand implements Callable<Integer> {
     String fromCheckpoint;
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://0.0.0.0:P/; "
-                    + "off by default.")
+            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://127.0.0.1:P/ "
+                    + "(--bind-address chooses the address); off by default.")
     int metricsPort;
+
+    @CommandLine.Mixin
+    BindAddressFlag bind;
 
     /** Adds one option per job option key, described with its default. */
     static final class Keys implements CommandLine.IModelTransformer {
@@ -114,6 +119,7 @@ final class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         JobOptions options = options();
+        InetAddress address = bind.address(); // an unknown address is a usage error before anything starts
         PrintWriter err = spec.commandLine().getErr();
         String resumeFrom = resumeFrom(options);
         try {
@@ -128,10 +134,10 @@ final class JobCommand implements Callable<Integer> {
                 COMMAND, options.historyTopic(), options.bootstrapServers(), options.consistencyModels().isEmpty() ? "no model"
                         : String.join(", ", ConsistencyModel.names(options.consistencyModels())),
                 options.workload().elleName(), options.alertsTopic(), Durations.format(options.checkpointInterval()),
-                options.checkpointUri(), metricsPort < 0 ? "" : "; metrics at http://localhost:" + metricsPort + "/",
+                options.checkpointUri(), metricsPort < 0 ? "" : "; metrics at http://" + bind.urlHost() + ":" + metricsPort + "/",
                 resumeFrom == null ? "starting afresh" : "resuming from " + resumeFrom);
         err.flush();
-        StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort);
+        StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort, address);
         if (resumeFrom != null) {
             Configuration restore = new Configuration();
             restore.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom);

@@ -3,26 +3,51 @@ package io.isowatch.cli;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** The local Flink cluster (a MiniCluster in the launcher's JVM) that {@code job} and {@code demo} run on. */
+import java.net.InetAddress;
+
+/**
+ * The local Flink cluster (a MiniCluster in the launcher's JVM) that {@code job}, {@code demo}
+ * and {@code replay} run on, listening on one address only.
+ *
+ * <p>What a MiniCluster opens (seen with {@code ss -ltnp} during a demo): the REST endpoint (the
+ * web UI, and the API that cancels jobs), the blob server, and the metrics reporter's HTTP server
+ * when asked for. Its RPC is local (no port) and its one TaskManager exchanges data in memory (no
+ * data port). Left to Flink, the REST endpoint and the blob server bind every interface.
+ */
 final class LocalFlink {
 
-    static final String PROMETHEUS_FACTORY = "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+    static final String REPORTER = "metrics.reporter.prom.";
 
     private LocalFlink() {
     }
 
     /**
-     * The job's configuration, plus Flink's Prometheus reporter on {@code metricsPort} when it is
-     * not negative, and the {@link RestartCounter} that {@link JobWatch} reads. The MiniCluster shares one metric registry among its job manager and task
-     * manager, so one port serves every metric of the job, the checker's among them.
+     * The job's configuration, every port on {@code bind}, plus a Prometheus reporter on
+     * {@code metricsPort} when it is not negative, and the {@link RestartCounter} that
+     * {@link JobWatch} reads. The MiniCluster shares one metric registry
+     * among its job manager and task manager, so one port serves every metric of the job, the
+     * checker's among them.
      */
-    static StreamExecutionEnvironment environment(JobOptions options, int metricsPort) {
+    static StreamExecutionEnvironment environment(JobOptions options, int metricsPort, InetAddress bind) {
         Configuration conf = RestartCounter.configure(CheckerJob.flinkConfiguration(options));
+        String host = bind.getHostAddress();
+        conf.set(RestOptions.BIND_ADDRESS, host);
+        conf.set(JobManagerOptions.BIND_HOST, host); // the blob server
+        conf.set(TaskManagerOptions.BIND_HOST, host);
+        // The addresses clients are told; for a wildcard bind, this machine's loopback.
+        String advertised = bind.isAnyLocalAddress() ? InetAddress.getLoopbackAddress().getHostAddress() : host;
+        conf.set(RestOptions.ADDRESS, advertised);
+        conf.set(JobManagerOptions.ADDRESS, advertised);
+        conf.set(TaskManagerOptions.HOST, advertised);
         if (metricsPort >= 0) {
-            conf.setString("metrics.reporter.prom.factory.class", PROMETHEUS_FACTORY);
-            conf.setString("metrics.reporter.prom.port", Integer.toString(metricsPort));
+            conf.setString(REPORTER + "factory.class", BoundPrometheusReporterFactory.class.getName());
+            conf.setString(REPORTER + BoundPrometheusReporterFactory.PORT, Integer.toString(metricsPort));
+            conf.setString(REPORTER + BoundPrometheusReporterFactory.HOST, host);
         }
         return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }

@@ -4,6 +4,7 @@ import io.isowatch.testkit.InJvmKafka;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 
 /** Starts the in-JVM KRaft broker of {@code replay} and {@code demo}. */
 final class LocalKafka {
@@ -12,15 +13,16 @@ final class LocalKafka {
     }
 
     /**
-     * A broker of the caller's own, to close. Kafka's test kit prints two lines (bootstrap
-     * metadata, formatting) to standard output while it formats its log directory; they are
-     * dropped, so that the command's output (e.g. replay's JSON) stays clean.
+     * A broker of the caller's own, to close, listening on {@code bind} only (broker and
+     * controller). Kafka's test kit prints two lines (bootstrap metadata, formatting) to standard
+     * output while it formats its log directory; they are dropped, so that the command's output
+     * (e.g. replay's JSON) stays clean.
      */
-    static synchronized InJvmKafka start() {
+    static synchronized InJvmKafka start(InetAddress bind) {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(OutputStream.nullOutputStream()));
         try {
-            return InJvmKafka.startDedicated();
+            return InJvmKafka.startDedicated(bind);
         } finally {
             System.setOut(stdout);
         }

@@ -27,6 +27,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -172,7 +173,9 @@ final class ReplayCommand implements Callable<Integer> {
         Consumer<HistoryVerdict> verdicts = v -> outputs.verdicts.put(v.history(), v);
         Consumer<DeadLetter> deadLetters = outputs.deadLetters::add;
         List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(deadLetters));
-        try (InJvmKafka kafka = LocalKafka.start()) {
+        // Loopback only: replay is a batch run, nothing outside needs to reach it.
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (InJvmKafka kafka = LocalKafka.start(loopback)) {
             kafka.createTopic(TOPIC, PARALLELISM);
             kafka.send(records);
             Map<String, String> raw = new LinkedHashMap<>();
@@ -192,8 +195,7 @@ final class ReplayCommand implements Callable<Integer> {
             // No alert sink: check prints no alerts, and the verdict holds every finding.
             JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
-            StreamExecutionEnvironment env =
-                    StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
+            StreamExecutionEnvironment env = LocalFlink.environment(options, -1, loopback);
             new CheckerJob(options, checks,
                     CheckerJob.kafkaSourceBuilder(options).setBounded(OffsetsInitializer.latest()).build(), sinks)
                     .execute(env, "isowatch replay");

@@ -74,4 +74,12 @@ class JobCommandTest {
         assertEquals(ExitCodes.ERROR, r.code());
         assertTrue(r.err().contains("/nonexistent/chk-1 does not exist"), r.err());
     }
+
+    @Test
+    void unknownBindAddress_isAUsageErrorBeforeTheClusterStarts() {
+        CheckCommandTest.Run r = CheckCommandTest.run("job", "--bootstrap-servers", "127.0.0.1:9", "--bind-address",
+                "no-such-host.invalid");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: --bind-address: unknown address no-such-host.invalid"), r.err());
+    }
 }

@@ -29,7 +29,7 @@ class JobWatchIT {
     void failingJob_restartsMaxRestartsTimesEachSaidInOneLine_thenEnds() throws Exception {
         JobOptions options = JobOptions.defaultOptions().with(JobOptions.MAX_RESTARTS, "2")
                 .with(JobOptions.RESTART_WINDOW, "10m").with(JobOptions.CHECKPOINT_INTERVAL, "0");
-        StreamExecutionEnvironment env = LocalFlink.environment(options, -1);
+        StreamExecutionEnvironment env = LocalFlink.environment(options, -1, java.net.InetAddress.getLoopbackAddress());
         env.fromData(1, 2, 3).map(JobWatchIT::fail, Types.INT).sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("always failing");
         StringWriter err = new StringWriter();

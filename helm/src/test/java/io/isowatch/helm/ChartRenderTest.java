@@ -55,6 +55,9 @@ class ChartRenderTest {
                         "KafkaTopic/" + FULLNAME + "-alerts",
                         "KafkaTopic/" + FULLNAME + "-dead-letters",
                         "KafkaTopic/" + FULLNAME + "-history",
+                        "NetworkPolicy/" + AGENT,
+                        "NetworkPolicy/" + JOB,
+                        "NetworkPolicy/" + UI,
                         "PersistentVolumeClaim/" + AGENT + "-spool",
                         "PersistentVolumeClaim/" + JOB + "-state",
                         "PodMonitor/" + JOB,
@@ -221,6 +224,7 @@ class ChartRenderTest {
         assertEquals("10", args.get("keys"));
         assertEquals("list-append", args.get("workload"));
         assertEquals("9400", args.get("metrics-port"));
+        assertEquals("0.0.0.0", args.get("bind-address"), "scraped through its Service, not from inside the pod");
         assertTrue(container.path("env").isMissingNode(), "no database password for an embedded target");
 
         assertEquals(1, deployment.path("spec").path("replicas").asInt());

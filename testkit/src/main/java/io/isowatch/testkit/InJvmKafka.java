@@ -13,17 +13,27 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.PreboundSocketFactoryManager;
 import org.apache.kafka.common.test.TestKitNodes;
 
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -39,6 +49,10 @@ import java.util.function.Predicate;
  * broker's port survives {@link #stopBroker()} / {@link #startBroker()}: the test kit re-binds the
  * same port, so clients reconnect to the same bootstrap address.
  *
+ * <p>Every cluster listens on one address, 127.0.0.1 unless asked otherwise: left to itself the
+ * test kit binds its controller to every interface, and a broker that anyone on the network can
+ * write to accepts forged history events.
+ *
  * <p>The cluster's directory is made here, not by the test kit: left to itself the test kit
  * deletes its directory from a JVM shutdown hook of its own, which can run while the shared
  * cluster's stop hook is still shutting the broker down; the broker then finds its log directory
@@ -50,12 +64,19 @@ public final class InJvmKafka implements AutoCloseable {
 
     private static InJvmKafka shared;
 
+    /** Listener names of our own, so that the listener settings below name them for sure. */
+    private static final String BROKER = "EXTERNAL";
+    private static final String CONTROLLER = "CONTROLLER";
+    private static final String LOOPBACK = "127.0.0.1";
+
     private final KafkaClusterTestKit cluster;
+    private final String bootstrapServers;
     private final Thread stopAtExit = new Thread(this::stop, "in-jvm-kafka-stop");
     private boolean stopped;
 
-    private InJvmKafka(KafkaClusterTestKit cluster) {
+    private InJvmKafka(KafkaClusterTestKit cluster, String bootstrapServers) {
         this.cluster = cluster;
+        this.bootstrapServers = bootstrapServers;
         Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
@@ -67,40 +88,143 @@ public final class InJvmKafka implements AutoCloseable {
         return shared;
     }
 
-    /** A cluster of its own; the caller closes it. */
+    /** A cluster of its own, listening on 127.0.0.1 only; the caller closes it. */
     public static InJvmKafka startDedicated() {
+        return startDedicated(InetAddress.getLoopbackAddress());
+    }
+
+    /**
+     * A cluster of its own whose broker and controller listen on {@code bindAddress} only; the
+     * caller closes it. A wildcard address (0.0.0.0, ::) opens both to the network, and the broker
+     * then advertises this machine's host name.
+     */
+    public static InJvmKafka startDedicated(InetAddress bindAddress) {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        ServerSocketChannel broker = null;
+        ServerSocketChannel controller = null;
         try {
-            Path directory = Files.createTempDirectory("isowatch-kafka-");
-            TestKitNodes nodes = new TestKitNodes.Builder()
-                    .setBaseDirectory(directory)
-                    .setCombined(true)
-                    .setNumBrokerNodes(1)
-                    .setNumControllerNodes(1)
-                    .build();
-            KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(nodes)
-                    .setDeleteOnClose(true)
-                    .setConfigProp("offsets.topic.replication.factor", "1")
-                    .setConfigProp("offsets.topic.num.partitions", "1")
-                    .setConfigProp("transaction.state.log.replication.factor", "1")
-                    .setConfigProp("transaction.state.log.min.isr", "1")
-                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                    .setConfigProp("auto.create.topics.enable", "false")
-                    // A restarted broker waits for its previous registration's session to lapse
-                    // (9 s by default) before it serves again; keep that short.
-                    .setConfigProp("broker.session.timeout.ms", "1500")
-                    .setConfigProp("broker.heartbeat.interval.ms", "300")
-                    .build();
-            cluster.format();
-            cluster.startup();
-            cluster.waitForReadyBrokers();
-            return new InJvmKafka(cluster);
+            // The test kit binds both listeners' sockets itself before the node starts, at the
+            // wildcard address (PreboundSocketFactoryManager), whatever 'listeners' says. So they
+            // are bound here, on the asked address, and handed to the test kit in their place.
+            broker = bind(bindAddress);
+            controller = bind(bindAddress);
+            return start(bindAddress, broker, controller);
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the in-JVM Kafka cluster: " + e, e);
+            closeQuietly(broker);
+            closeQuietly(controller);
+            throw new IllegalStateException("cannot start the in-JVM Kafka cluster on " + bindAddress.getHostAddress()
+                    + ": " + e, e);
         }
     }
 
+    private static InJvmKafka start(InetAddress bindAddress, ServerSocketChannel broker, ServerSocketChannel controller)
+            throws Exception {
+        Path directory = Files.createTempDirectory("isowatch-kafka-");
+        int nodeId = nodes(directory, Map.of()).controllerNodes().firstKey();
+        String host = literal(bindAddress);
+        String advertised = bindAddress.isAnyLocalAddress() ? InetAddress.getLocalHost().getHostName() : host;
+        int brokerPort = broker.socket().getLocalPort();
+        int controllerPort = controller.socket().getLocalPort();
+        String quorum = (bindAddress.isAnyLocalAddress() ? LOOPBACK : host) + ":" + controllerPort;
+        TestKitNodes nodes = nodes(directory, Map.of(nodeId, Map.of(
+                // The test kit writes these with 'localhost'; the node answers on bindAddress only.
+                "controller.quorum.voters", nodeId + "@" + quorum,
+                "controller.quorum.bootstrap.servers", quorum)));
+        KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes)
+                .setDeleteOnClose(true)
+                .setConfigProp("listeners", BROKER + "://" + host + ":" + brokerPort + ","
+                        + CONTROLLER + "://" + host + ":" + controllerPort)
+                .setConfigProp("advertised.listeners", BROKER + "://" + advertised + ":" + brokerPort)
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("offsets.topic.num.partitions", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .setConfigProp("auto.create.topics.enable", "false")
+                // A restarted broker waits for its previous registration's session to lapse
+                // (9 s by default) before it serves again; keep that short.
+                .setConfigProp("broker.session.timeout.ms", "1500")
+                .setConfigProp("broker.heartbeat.interval.ms", "300");
+        prebind(builder, nodeId, Map.of(BROKER, broker, CONTROLLER, controller));
+        KafkaClusterTestKit cluster = builder.build();
+        cluster.format();
+        cluster.startup();
+        cluster.waitForReadyBrokers();
+        return new InJvmKafka(cluster, advertised + ":" + brokerPort);
+    }
+
+    /** A listener's socket, opened as Kafka's own ServerSocketFactory opens one: non-blocking. */
+    private static ServerSocketChannel bind(InetAddress address) throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.configureBlocking(false);
+            channel.socket().bind(new InetSocketAddress(address, 0));
+            return channel;
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(ServerSocketChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // Failing to start already; the start's exception says why.
+            }
+        }
+    }
+
+    private static TestKitNodes nodes(Path directory, Map<Integer, Map<String, String>> perNode) {
+        return new TestKitNodes.Builder()
+                .setBaseDirectory(directory)
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1)
+                .setBrokerListenerName(new ListenerName(BROKER))
+                .setControllerListenerName(new ListenerName(CONTROLLER))
+                .setPerServerProperties(perNode)
+                .build();
+    }
+
+    /**
+     * Puts the node's listener sockets into the builder's pre-bound sockets, where the test kit
+     * looks before it binds its own. It offers no setter for this, hence reflection; should a
+     * Kafka upgrade rename the fields, every start fails here, naming them.
+     */
+    @SuppressWarnings("unchecked")
+    private static void prebind(KafkaClusterTestKit.Builder builder, int nodeId, Map<String, ServerSocketChannel> listeners) {
+        try {
+            Field managerField = KafkaClusterTestKit.Builder.class.getDeclaredField("socketFactoryManager");
+            managerField.setAccessible(true);
+            PreboundSocketFactoryManager manager = (PreboundSocketFactoryManager) managerField.get(builder);
+            Field socketsField = PreboundSocketFactoryManager.class.getDeclaredField("sockets");
+            socketsField.setAccessible(true);
+            Map<Integer, Map<String, ServerSocketChannel>> sockets =
+                    (Map<Integer, Map<String, ServerSocketChannel>>) socketsField.get(manager);
+            synchronized (manager) {
+                sockets.computeIfAbsent(nodeId, id -> new HashMap<>()).putAll(listeners);
+            }
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("Kafka's test kit no longer has KafkaClusterTestKit.Builder."
+                    + "socketFactoryManager or PreboundSocketFactoryManager.sockets (" + e + "): InJvmKafka "
+                    + "cannot bind its listeners to one address; adapt InJvmKafka.prebind to the new test kit", e);
+        }
+    }
+
+    /** The address as a host in a URL or a Kafka listener: IPv6 in brackets. */
+    private static String literal(InetAddress address) {
+        String host = address.getHostAddress();
+        return address instanceof Inet6Address ? "[" + host + "]" : host;
+    }
+
+    /**
+     * {@code HOST:PORT} of the broker: HOST is the address it listens on, or this machine's host
+     * name when that is a wildcard. The port survives {@link #stopBroker()}.
+     */
     public String bootstrapServers() {
-        return cluster.bootstrapServers();
+        return bootstrapServers;
     }
 
     /** Creates a topic with one replica and waits until it exists. */

@@ -10,6 +10,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -121,16 +122,20 @@ public final class AgentMetrics {
     }
 
     /**
-     * Starts an HTTP server exposing {@code registry} at {@code /metrics}.
+     * Starts an HTTP server exposing {@code registry} at {@code /metrics}, listening on
+     * {@code address} only: the callers pass loopback unless the user asked for another address,
+     * since anyone who reaches the port reads the agent's targets and rates.
      *
      * @param port the TCP port, or 0 for an ephemeral one ({@link HTTPServer#getPort()} tells which)
      * @throws UncheckedIOException when the port cannot be bound
      */
-    public static HTTPServer serve(PrometheusRegistry registry, int port) {
+    public static HTTPServer serve(PrometheusRegistry registry, InetAddress address, int port) {
+        Objects.requireNonNull(address, "address");
         try {
-            return HTTPServer.builder().registry(registry).port(port).buildAndStart();
+            return HTTPServer.builder().registry(registry).inetAddress(address).port(port).buildAndStart();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve metrics on port " + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot serve metrics on " + address.getHostAddress() + " port " + port
+                    + ": " + e.getMessage(), e);
         }
     }
 }

@@ -4,10 +4,12 @@ import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.agent.recorder.InMemoryEventLog;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.OpType;
+import io.isowatch.testkit.ListeningSockets;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,8 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AgentMetricsTest {
 
     private static String scrape(int port) throws Exception {
+        return scrape("localhost", port);
+    }
+
+    private static String scrape(String host, int port) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics")).build(),
+                HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         return response.body();
@@ -55,7 +61,7 @@ class AgentMetricsTest {
         metrics.eventsShipped(5);
         metrics.eventsShipped(3);
         metrics.shipError();
-        try (HTTPServer server = AgentMetrics.serve(registry, 0)) {
+        try (HTTPServer server = AgentMetrics.serve(registry, InetAddress.getLoopbackAddress(), 0)) {
             String body = scrape(server.getPort());
             assertEquals(2, value(body, AgentMetricNames.EVENTS_RECORDED));
             assertEquals(2, value(body, AgentMetricNames.TRANSACTIONS + "{outcome=\"ok\"}"));
@@ -88,7 +94,7 @@ class AgentMetricsTest {
         recorder.ok(0, txn);
         recorder.invoke(0, txn);
         recorder.info(0);
-        try (HTTPServer server = AgentMetrics.serve(registry, 0)) {
+        try (HTTPServer server = AgentMetrics.serve(registry, InetAddress.getLoopbackAddress(), 0)) {
             String body = scrape(server.getPort());
             assertEquals(4, value(body, AgentMetricNames.EVENTS_RECORDED));
             assertEquals(1, value(body, AgentMetricNames.TRANSACTIONS + "{outcome=\"ok\"}"));
@@ -101,5 +107,30 @@ class AgentMetricsTest {
     void outcome_invoke_isRejected() {
         AgentMetrics metrics = new AgentMetrics(new PrometheusRegistry());
         assertThrows(IllegalArgumentException.class, () -> metrics.outcome(OpType.INVOKE));
+    }
+
+    @Test
+    void serve_onLoopback_listensOn127001Only() throws Exception {
+        try (HTTPServer server = AgentMetrics.serve(new PrometheusRegistry(), InetAddress.getLoopbackAddress(), 0)) {
+            ListeningSockets.Listener l = listenerOn(server.getPort());
+            assertEquals("127.0.0.1", l.address().getHostAddress(), "the exporter listens beyond loopback: " + l);
+        }
+    }
+
+    @Test
+    void serve_onAnAddressGiven_listensAndAnswersThere() throws Exception {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        new AgentMetrics(registry).eventRecorded();
+        InetAddress other = InetAddress.getByName("127.0.0.2"); // loopback too, on Linux
+        try (HTTPServer server = AgentMetrics.serve(registry, other, 0)) {
+            assertEquals(other, listenerOn(server.getPort()).address());
+            assertEquals(1, value(scrape("127.0.0.2", server.getPort()), AgentMetricNames.EVENTS_RECORDED));
+        }
+    }
+
+    private static ListeningSockets.Listener listenerOn(int port) {
+        List<ListeningSockets.Listener> on = ListeningSockets.ofThisProcess().stream().filter(l -> l.port() == port).toList();
+        assertEquals(1, on.size(), "listeners on port " + port + ": " + on);
+        return on.get(0);
     }
 }
