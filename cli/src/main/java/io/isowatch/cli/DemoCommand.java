@@ -242,8 +242,8 @@ final class DemoCommand implements Callable<Integer> {
                             .withVerdicts(InProcessSinks.sink(names.get(1))))
                     .build(env);
             JobClient job = env.executeAsync("isowatch demo");
-            out.printf("  Kafka at %s, checker job %s on a local Flink cluster (started in %.1f s)%s%n%n",
-                    kafka.bootstrapServers(), job.getJobID(), (System.nanoTime() - start) / 1e9,
+            out.printf("  Kafka at %s, checker job %s on a local Flink cluster at %s (started in %.1f s)%s%n%n",
+                    kafka.bootstrapServers(), job.getJobID(), LocalFlink.webUi(env), (System.nanoTime() - start) / 1e9,
                     metricsPort < 0 ? "" : "; Flink metrics at http://" + bind.urlHost() + ":" + metricsPort + "/");
             out.flush();
             try (AgentRuntime agent = AgentRuntime.start(

@@ -146,6 +146,8 @@ final class JobCommand implements Callable<Integer> {
         new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
                 .build(env);
         JobClient job = env.executeAsync("isowatch checker");
+        err.println(COMMAND + ": checker job " + job.getJobID() + " on a local Flink cluster at " + LocalFlink.webUi(env));
+        err.flush();
         try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> { })) {
             try {
                 job.getJobExecutionResult().get();

@@ -8,7 +8,10 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 
 /**
  * The local Flink cluster (a MiniCluster in the launcher's JVM) that {@code job}, {@code demo}
@@ -37,6 +40,8 @@ final class LocalFlink {
         Configuration conf = RestartCounter.configure(CheckerJob.flinkConfiguration(options));
         String host = bind.getHostAddress();
         conf.set(RestOptions.BIND_ADDRESS, host);
+        // A free port chosen here rather than by Flink, so the web UI's address can be printed.
+        conf.set(RestOptions.PORT, freePort(bind));
         conf.set(JobManagerOptions.BIND_HOST, host); // the blob server
         conf.set(TaskManagerOptions.BIND_HOST, host);
         // The addresses clients are told; for a wildcard bind, this machine's loopback.
@@ -50,5 +55,20 @@ final class LocalFlink {
             conf.setString(REPORTER + BoundPrometheusReporterFactory.HOST, host);
         }
         return StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    }
+
+    /** The web UI (and REST API) of the cluster {@code env} runs on, e.g. {@code http://127.0.0.1:34567/}. */
+    static String webUi(StreamExecutionEnvironment env) {
+        String host = env.getConfiguration().get(RestOptions.ADDRESS);
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + env.getConfiguration().get(RestOptions.PORT)
+                + "/";
+    }
+
+    private static int freePort(InetAddress bind) {
+        try (ServerSocket socket = new ServerSocket(0, 1, bind)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find a free port on " + bind.getHostAddress() + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -6,6 +6,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -59,5 +70,32 @@ class DemoCommandIT {
         assertFalse(r.out().contains("findings console"), "--ui-port 0: no console");
         assertFalse(r.out().contains("ALERT"), r.out());
         assertTrue(r.out().contains("valid: true"), r.out());
+    }
+
+    @Test
+    void checkerJobCancelledFromOutside_demoSaysSoAtOnceAndExits255WithWhatWasChecked() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CompletableFuture<Integer> demo = CompletableFuture.supplyAsync(() -> Main.run(new PrintWriter(out, true),
+                new PrintWriter(err, true), "demo", "--isolation", "snapshot-isolation", "--duration", "120",
+                "--ui-port", "0"));
+        Matcher cluster = Pattern.compile("checker job (\\p{XDigit}{32}) on a local Flink cluster at (http://127\\.0\\.0\\.1:\\d+/)")
+                .matcher(Printed.await(out, Pattern.compile("(checker job .* on a local Flink cluster at \\S+)"),
+                        Duration.ofSeconds(90)));
+        assertTrue(cluster.find(), out.toString());
+        Printed.await(out, Pattern.compile("alerts so far"), Duration.ofSeconds(60));
+        // As anyone who reaches the REST endpoint can: cancel the job.
+        HttpResponse<String> cancel = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(cluster.group(2) + "jobs/" + cluster.group(1) + "?mode=cancel"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, cancel.statusCode(), cancel.body());
+        long cancelled = System.nanoTime();
+        int code = demo.get(60, TimeUnit.SECONDS);
+        double seconds = (System.nanoTime() - cancelled) / 1e9;
+        assertEquals(ExitCodes.ERROR, code, err.toString());
+        assertTrue(seconds < 30, "the demo took " + seconds + " s to end after the cancel, of a 120 s run");
+        assertEquals(1, err.toString().lines().filter(l -> l.startsWith("isowatch demo: the checker job stopped after "))
+                .count(), err.toString());
+        assertTrue(out.toString().contains("Verdict of what was checked before the job stopped"), out.toString());
     }
 }
