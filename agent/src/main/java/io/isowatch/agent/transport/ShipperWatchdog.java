@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -40,11 +41,12 @@ final class ShipperWatchdog implements AutoCloseable {
 
     private volatile boolean running = true;
     private volatile long lastProgress = System.nanoTime();
-    private volatile long lastAck = Long.MIN_VALUE;
+    private final AtomicLong acks = new AtomicLong();
     private volatile String lastError;
     private volatile String stallReason;
     // watchdog thread only
     private long stalledSince;
+    private long acksAtStall;
     private long lastWarning;
 
     ShipperWatchdog(TopicCheck check, String topic, Path spool, LongSupplier backlog, ShipperOptions options,
@@ -72,9 +74,8 @@ final class ShipperWatchdog implements AutoCloseable {
 
     /** Kafka acknowledged a round. */
     void acknowledged() {
-        long now = System.nanoTime();
-        lastAck = now;
-        lastProgress = now;
+        lastProgress = System.nanoTime();
+        acks.incrementAndGet();
     }
 
     /** A round failed and will be re-sent. */
@@ -96,7 +97,7 @@ final class ShipperWatchdog implements AutoCloseable {
         try {
             String problem = check.problem();
             if (problem != null && running) {
-                stall(problem, System.nanoTime());
+                stall(problem, System.nanoTime(), acks.get());
             }
             while (running && !Thread.currentThread().isInterrupted()) {
                 LockSupport.parkNanos(pollNanos);
@@ -112,11 +113,12 @@ final class ShipperWatchdog implements AutoCloseable {
     private void step(long now) {
         if (stallReason == null) {
             if (backlog.getAsLong() > 0 && now - lastProgress > stallNanos) {
-                stall(cause(now), now);
+                long acksBefore = acks.get(); // before the check, which takes a while: an ack meanwhile ends the stall
+                stall(cause(now), now, acksBefore);
             }
             return;
         }
-        if (lastAck - stalledSince > 0 || backlog.getAsLong() == 0 && check.problem() == null) {
+        if (acks.get() > acksAtStall || backlog.getAsLong() == 0 && check.problem() == null) {
             String line = String.format(Locale.ROOT, "shipping to topic '%s' resumed after %s; %,d event(s) to"
                     + " catch up", topic, seconds(now - stalledSince), backlog.getAsLong());
             stallReason = null;
@@ -131,8 +133,9 @@ final class ShipperWatchdog implements AutoCloseable {
         }
     }
 
-    private void stall(String reason, long now) {
+    private void stall(String reason, long now, long acksBefore) {
         stalledSince = now;
+        acksAtStall = acksBefore;
         lastWarning = now;
         stallReason = reason;
         notices.accept(String.format(Locale.ROOT, "shipping stalled: %s; %,d event(s) wait in the spool %s, retrying",

@@ -90,7 +90,14 @@ class ShipperFaultsIT {
             assertEquals(1, line.lines().count(), "one line");
             assertEquals(1, Shipped.metric(registry, AgentMetricNames.SHIPPER_STALLED));
             assertTrue(shipper.stallReason().contains("does not exist"), shipper.stallReason());
+            sleep(3 * STALL.toMillis());
+            assertEquals(1, Shipped.metric(registry, AgentMetricNames.SHIPPER_STALLED), "the stall lasts");
+            assertTrue(shipper.stallReason().contains("does not exist"), shipper.stallReason());
             assertEquals(1_000, log.backlog());
+            List<String> lines = notices.lines();
+            assertTrue(lines.size() >= 2, "the warning repeats every 2 s while the stall lasts: " + lines);
+            assertTrue(lines.subList(1, lines.size()).stream().allMatch(l -> l.startsWith("shipping still stalled after ")
+                    && l.contains("does not exist")), lines.toString());
 
             kafka.createTopic(topic, 1);
             KafkaShipperTest.await("the backlog drains once the topic exists", Duration.ofSeconds(20),
@@ -141,21 +148,23 @@ class ShipperFaultsIT {
                     }
                 });
                 load.start();
-                KafkaShipperTest.await("shipping is under way", Duration.ofSeconds(20), () -> shipper.shipped() > 2_000);
-                assertNull(shipper.stallReason());
+                KafkaShipperTest.await("shipping is under way", Duration.ofSeconds(20),
+                        () -> shipper.shipped() > 2_000 && shipper.stallReason() == null);
+                int before = notices.lines().size();
 
                 kafka.stopBroker();
                 KafkaShipperTest.await("the stall is reported while the broker is down", Duration.ofSeconds(15),
-                        () -> notices.millisUntil("shipping stalled") >= 0);
+                        () -> notices.lines().stream().skip(before).anyMatch(l -> l.startsWith("shipping stalled")));
                 assertEquals(1, Shipped.metric(registry, AgentMetricNames.SHIPPER_STALLED));
-                String warning = notices.lines().stream().filter(l -> l.contains("shipping stalled")).findFirst().get();
+                String warning = notices.lines().stream().skip(before).filter(l -> l.startsWith("shipping stalled"))
+                        .findFirst().get();
                 System.err.println("ShipperFaultsIT: while the broker was down: " + warning);
                 assertTrue(warning.contains("does not answer") || warning.contains("no round acknowledged"), warning);
                 assertTrue(warning.contains("event(s) wait in the spool " + dir), warning);
 
                 kafka.startBroker();
                 KafkaShipperTest.await("shipping resumes", Duration.ofSeconds(20),
-                        () -> notices.millisUntil("resumed") >= 0);
+                        () -> notices.lines().stream().skip(before).anyMatch(l -> l.contains("resumed")));
                 loading.set(false);
                 load.join();
                 KafkaShipperTest.await("the backlog drains", Duration.ofSeconds(20), () -> log.backlog() == 0);
