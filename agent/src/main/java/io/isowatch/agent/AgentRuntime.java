@@ -107,7 +107,7 @@ public final class AgentRuntime implements AutoCloseable {
                 spool = openSpool(options.spoolDir(), metrics);
                 logs.add(spool);
                 opened.add(0, spool);
-                resumed = SpoolResume.run(spool, options.historyOut());
+                resumed = SpoolResume.run(spool, options.historyOut(), CleanStop.take(options.spoolDir()));
                 resumed.reportRead(notices);
             }
             if (options.historyOut() != null) {
@@ -253,7 +253,11 @@ public final class AgentRuntime implements AutoCloseable {
         return shipper.stallReason();
     }
 
-    /** Stops the shipper, closes the recorder and its logs, and stops the metrics server. */
+    /**
+     * Stops the shipper, closes the recorder and its logs, and stops the metrics server. When no
+     * transaction is open and all closed well, leaves a {@link CleanStop} mark in the spool, so
+     * that the next start need not read it.
+     */
     @Override
     public void close() throws Exception {
         List<AutoCloseable> all = new ArrayList<>();
@@ -264,9 +268,14 @@ public final class AgentRuntime implements AutoCloseable {
         if (metricsServer != null) {
             all.add(metricsServer);
         }
+        boolean clean = spool != null && recorder.openTransactions() == 0;
+        long lastIndex = clean ? spool.lastIndex() : ChronicleHistoryLog.NO_INDEX;
         Exception first = closeAll(all);
         if (first != null) {
             throw first;
+        }
+        if (clean) {
+            new CleanStop(lastIndex, Math.max(firstProcess - 1, recorder.maxProcess())).write(spool.directory());
         }
     }
 

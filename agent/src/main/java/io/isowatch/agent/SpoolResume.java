@@ -2,6 +2,7 @@ package io.isowatch.agent;
 
 import io.isowatch.agent.recorder.HistoryFileEnd;
 import io.isowatch.agent.transport.ChronicleHistoryLog;
+import io.isowatch.agent.transport.CorruptRecordException;
 import io.isowatch.agent.transport.SpoolScan;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.codec.JsonLinesWriter;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -30,6 +32,9 @@ import java.util.stream.Collectors;
  * missing tail once, when the agent starts again on the spool, costs nothing while recording and
  * about a second per few million spooled events at start. A file that is never resumed keeps its
  * lost tail, which {@code isowatch agent export} writes from the spool.
+ *
+ * <p>A clean stop leaves a {@link CleanStop} mark, and the restart after it skips the pass when
+ * the mark still holds: only a crash costs a read of the spool.
  *
  * <p>The file must be this spool's history: its last whole line must be, byte for byte, the line
  * of the spool's event of that index (or the file new or empty). Anything else is refused with
@@ -48,9 +53,11 @@ final class SpoolResume {
      * @param spool      what the spool holds
      * @param copied     events written to the history file
      * @param end        the history file's end before completion, or null without one
+     * @param read       whether the spool was read; if not (after a clean stop), {@code spool} holds
+     *                   only its last event and largest process, and nothing open
      */
     record Result(ChronicleHistoryLog log, Path historyOut, SpoolScan.Summary spool, long copied,
-                  HistoryFileEnd end) {
+                  HistoryFileEnd end, boolean read) {
 
         /** Tells the operator what reading the spool found and did to the history file, one line each. */
         void reportRead(Consumer<String> notices) {
@@ -84,14 +91,45 @@ final class SpoolResume {
     }
 
     /**
-     * Reads {@code spool} and, with a {@code historyOut}, completes that file from it.
+     * Reads {@code spool} and, with a {@code historyOut}, completes that file from it. After a
+     * clean stop ({@code mark} given, the spool still ending where it did, the history file ending
+     * with the spool's last event) nothing is open and nothing missing, and the spool is not read.
      *
+     * @param mark the mark the last run left at a clean stop, or null
      * @throws IllegalArgumentException when the file is not this spool's history, naming the fix
      * @throws UncheckedIOException     when the file cannot be read or written
      */
-    static Result run(ChronicleHistoryLog spool, Path historyOut) {
+    static Result run(ChronicleHistoryLog spool, Path historyOut, CleanStop mark) {
+        Result clean = afterCleanStop(spool, historyOut, mark);
+        return clean != null ? clean : read(spool, historyOut);
+    }
+
+    /** The result without reading the spool, or null when a clean stop cannot vouch for it. */
+    private static Result afterCleanStop(ChronicleHistoryLog spool, Path historyOut, CleanStop mark) {
+        if (mark == null || mark.lastIndex() != spool.lastIndex() || spool.lastIndex() == ChronicleHistoryLog.NO_INDEX) {
+            return null;
+        }
+        HistoryEvent last;
+        try {
+            last = spool.lastEvent();
+        } catch (CorruptRecordException e) {
+            return null;
+        }
+        HistoryFileEnd end = null;
+        if (historyOut != null) {
+            end = HistoryFileEnd.read(historyOut);
+            if (end.index() != last.sequence() || !Arrays.equals(lineOf(last, spool), end.line())) {
+                return null;
+            }
+        }
+        // Only what a restart needs is known: the last event, the processes, nothing open.
+        return new Result(spool, historyOut, new SpoolScan.Summary(null, last, 0, 0, mark.maxProcess(), Map.of()), 0,
+                end, false);
+    }
+
+    private static Result read(ChronicleHistoryLog spool, Path historyOut) {
         if (historyOut == null) {
-            return new Result(spool, null, SpoolScan.read(spool, e -> { }, spool::quarantine), 0, null);
+            return new Result(spool, null, SpoolScan.read(spool, e -> { }, spool::quarantine), 0, null, true);
         }
         HistoryFileEnd end = HistoryFileEnd.read(historyOut);
         Completion completion = new Completion(spool, historyOut, end);
@@ -108,7 +146,7 @@ final class SpoolResume {
                 throw notThisSpool(spool, historyOut, end, summary);
             }
         }
-        return new Result(spool, historyOut, summary, completion.copied, end);
+        return new Result(spool, historyOut, summary, completion.copied, end, true);
     }
 
     /** Writes the spool's events past the file's end; checks the event at the end against the file. */
@@ -132,7 +170,7 @@ final class SpoolResume {
                 if (seq < end.index()) {
                     return;
                 }
-                if (seq > end.index() || !Arrays.equals(lineOf(event), end.line())) {
+                if (seq > end.index() || !Arrays.equals(lineOf(event, spool), end.line())) {
                     return; // not this spool's history: refused once the pass is over
                 }
                 matched = true;
@@ -155,20 +193,21 @@ final class SpoolResume {
             }
         }
 
-        private byte[] lineOf(HistoryEvent event) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-            try (JsonLinesWriter w = new JsonLinesWriter(out, spool.atoms())) {
-                w.write(event.op());
-            }
-            byte[] bytes = out.toByteArray();
-            return Arrays.copyOf(bytes, bytes.length - 1);
-        }
-
         void close() {
             if (writer != null) {
                 writer.close();
             }
         }
+    }
+
+    /** The event's line as the agent writes it, without the newline. */
+    private static byte[] lineOf(HistoryEvent event, ChronicleHistoryLog spool) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonLinesWriter w = new JsonLinesWriter(out, spool.atoms())) {
+            w.write(event.op());
+        }
+        byte[] bytes = out.toByteArray();
+        return Arrays.copyOf(bytes, bytes.length - 1);
     }
 
     private static void truncate(Path file) {

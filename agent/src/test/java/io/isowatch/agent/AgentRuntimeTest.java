@@ -127,6 +127,29 @@ class AgentRuntimeTest {
     }
 
     @Test
+    void restart_afterACleanStop_needNotReadTheSpool_afterACrashItDoes(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        long maxProcess;
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, history, null, TOPIC, -1))) {
+            agent.run(agent.runner(WORKLOAD.withTxnLimit(50), EmbeddedStoreClient.factory(store())));
+            maxProcess = agent.recorder().maxProcess();
+        }
+        assertTrue(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "a clean stop leaves its mark");
+        try (ChronicleHistoryLog log = ChronicleHistoryLog.open(spool, null)) {
+            SpoolResume.Result clean = SpoolResume.run(log, history, CleanStop.take(spool));
+            assertFalse(clean.read(), "nothing open, nothing missing: the spool is not read");
+            assertEquals(99, clean.spool().last().sequence());
+            assertEquals(maxProcess, clean.spool().maxProcess());
+            assertFalse(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "the mark is taken at start");
+            SpoolResume.Result afterCrash = SpoolResume.run(log, history, CleanStop.take(spool));
+            assertTrue(afterCrash.read(), "no mark: the spool is read");
+            assertEquals(clean.spool().last(), afterCrash.spool().last());
+            assertEquals(maxProcess, afterCrash.spool().maxProcess());
+        }
+    }
+
+    @Test
     void historyFileOfAnotherHistory_isRefusedNamingTheFix(@TempDir Path dir) throws Exception {
         Path spool = dir.resolve("spool");
         Path history = dir.resolve("h.jsonl");

@@ -53,6 +53,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
     private long nextSequence;
     private volatile long recorded;
+    private volatile long maxProcess = -1;
 
     private record Pending(List<MicroOp> invoked, long invokedAt) {
     }
@@ -86,6 +87,11 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Events recorded so far by this recorder. */
     public long eventsRecorded() {
         return recorded;
+    }
+
+    /** The largest process id of any event recorded, or -1. */
+    public long maxProcess() {
+        return maxProcess;
     }
 
     /** Processes with a transaction invoked and not yet completed. */
@@ -207,6 +213,9 @@ public final class HistoryRecorder implements AutoCloseable {
         log.append(new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value)));
         nextSequence = sequence + 1;
         recorded++;
+        if (process > maxProcess) {
+            maxProcess = process;
+        }
         if (metrics != null) {
             metrics.eventRecorded();
         }
