@@ -147,7 +147,8 @@ final class AgentRunCommand implements Callable<Integer> {
 
     @Option(names = "--history-out", paramLabel = "FILE",
             description = "Write the history here as Jepsen JSON lines (for isowatch check or elle-cli). With "
-                    + "--spool-dir it holds everything the spool does: a resumed run first completes it from the spool.")
+                    + "--spool-dir it holds everything the spool does: a resumed run first completes it from the "
+                    + "spool.")
     Path historyOut;
 
     @Option(names = "--spool-dir", paramLabel = "DIR",

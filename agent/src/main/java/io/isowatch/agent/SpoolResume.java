@@ -106,7 +106,8 @@ final class SpoolResume {
 
     /** The result without reading the spool, or null when a clean stop cannot vouch for it. */
     private static Result afterCleanStop(ChronicleHistoryLog spool, Path historyOut, CleanStop mark) {
-        if (mark == null || mark.lastIndex() != spool.lastIndex() || spool.lastIndex() == ChronicleHistoryLog.NO_INDEX) {
+        long lastIndex = spool.lastIndex();
+        if (mark == null || mark.lastIndex() != lastIndex || lastIndex == ChronicleHistoryLog.NO_INDEX) {
             return null;
         }
         HistoryEvent last;

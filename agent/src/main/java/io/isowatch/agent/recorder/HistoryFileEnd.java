@@ -63,7 +63,8 @@ public record HistoryFileEnd(long index, byte[] line, long cut) {
             }
             return new HistoryFileEnd(indexOf(file, line), line, cut);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the end of the history file " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read the end of the history file " + file + ": " + e.getMessage(),
+                    e);
         }
     }
 

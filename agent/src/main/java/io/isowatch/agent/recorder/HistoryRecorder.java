@@ -53,7 +53,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
     private long nextSequence;
     private volatile long recorded;
-    private volatile long maxProcess = -1;
+    private long maxProcess = -1; // guarded by lock
 
     private record Pending(List<MicroOp> invoked, long invokedAt) {
     }
@@ -91,7 +91,12 @@ public final class HistoryRecorder implements AutoCloseable {
 
     /** The largest process id of any event recorded, or -1. */
     public long maxProcess() {
-        return maxProcess;
+        lock.lock();
+        try {
+            return maxProcess;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Processes with a transaction invoked and not yet completed. */

@@ -302,7 +302,7 @@ public final class ChronicleHistoryLog implements EventLog {
     /**
      * The last event in the spool, or null when it is empty. A restarted recorder continues its
      * sequence after this event's, so identities are never reused. Its string atoms, if any,
-     * belong to a private table; use it for its identity.
+     * are in the spool's table ({@link #atoms()}).
      *
      * @throws CorruptRecordException when the last record cannot be decoded ({@code SpoolScan}
      *                                reads past such records)
@@ -314,7 +314,9 @@ public final class ChronicleHistoryLog implements EventLog {
         }
         try (SpoolTailer t = new SpoolTailer(this, queue.createTailer(), NO_INDEX)) {
             t.moveTo(last);
-            return t.next();
+            synchronized (atoms) { // decoding interns its strings, as appending threads do
+                return t.next(new BinaryEventCodec(atoms));
+            }
         }
     }
 

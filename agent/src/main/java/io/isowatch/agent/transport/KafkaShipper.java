@@ -112,7 +112,10 @@ public final class KafkaShipper implements AutoCloseable {
         return start(spool, bootstrapServers, topic, ShipperOptions.defaults(), metrics);
     }
 
-    /** As {@link #start(ChronicleHistoryLog, String, String, ShipperOptions, AgentMetrics, Consumer)}, logging faults at WARN. */
+    /**
+     * As {@link #start(ChronicleHistoryLog, String, String, ShipperOptions, AgentMetrics, Consumer)},
+     * logging faults at WARN.
+     */
     public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
                                      ShipperOptions options, AgentMetrics metrics) {
         return start(spool, bootstrapServers, topic, options, metrics, notice -> LOG.warn("{}", notice));

@@ -57,7 +57,8 @@ final class ShipperWatchdog implements AutoCloseable {
         this.backlog = backlog;
         this.stallNanos = options.stallTimeout().toNanos();
         this.warnNanos = options.stallWarningInterval().toNanos();
-        this.pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), Math.min(TimeUnit.SECONDS.toNanos(1), stallNanos / 4));
+        this.pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50),
+                Math.min(TimeUnit.SECONDS.toNanos(1), stallNanos / 4));
         this.notices = notices;
         this.thread = new Thread(this::run, "isowatch-shipper-watch-" + topic);
         thread.setDaemon(true);

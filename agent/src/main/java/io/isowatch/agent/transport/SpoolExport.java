@@ -48,12 +48,13 @@ public final class SpoolExport {
 
     private static void requireSpool(Path dir) {
         if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("no spool at " + dir + ": give the --spool-dir an agent run recorded into");
+            throw new IllegalArgumentException("no spool at " + dir
+                    + ": give the --spool-dir an agent run recorded into");
         }
         try (Stream<Path> files = Files.list(dir)) {
             if (files.map(f -> f.getFileName().toString()).noneMatch(n -> n.endsWith(".cq4") || n.endsWith(".cq4t"))) {
-                throw new IllegalArgumentException(dir + " holds no Chronicle queue files (*.cq4, *.cq4t), so it is not a"
-                        + " spool: give the --spool-dir an agent run recorded into");
+                throw new IllegalArgumentException(dir + " holds no Chronicle queue files (*.cq4, *.cq4t), so it is"
+                        + " not a spool: give the --spool-dir an agent run recorded into");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the spool directory " + dir + ": " + e.getMessage(), e);
