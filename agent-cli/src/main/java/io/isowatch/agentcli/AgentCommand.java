@@ -3,10 +3,10 @@ package io.isowatch.agentcli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code isowatch agent}: the agent's subcommands (for now, {@code run}). */
+/** {@code isowatch agent}: the agent's subcommands, {@code run} and {@code export}. */
 @Command(name = "agent", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = "Records transaction histories beside a database client and drives checking workloads.",
-        subcommands = {AgentRunCommand.class})
+        subcommands = {AgentRunCommand.class, AgentExportCommand.class})
 public final class AgentCommand implements Runnable {
 
     @CommandLine.Spec

@@ -146,11 +146,14 @@ final class AgentRunCommand implements Callable<Integer> {
     int readOnlyLag;
 
     @Option(names = "--history-out", paramLabel = "FILE",
-            description = "Write the history here as Jepsen JSON lines (for isowatch check or elle-cli).")
+            description = "Write the history here as Jepsen JSON lines (for isowatch check or elle-cli). With "
+                    + "--spool-dir it holds everything the spool does: a resumed run first completes it from the "
+                    + "spool.")
     Path historyOut;
 
     @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Record into a durable Chronicle Queue spool in DIR (resumed if it exists).")
+            description = "Record into a durable Chronicle Queue spool in DIR (resumed if it exists; transactions a "
+                    + "crash left open are then recorded as info). 'isowatch agent export' writes it as a history.")
     Path spoolDir;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
@@ -167,7 +170,8 @@ final class AgentRunCommand implements Callable<Integer> {
     String recordFormat;
 
     @Option(names = "--drain-timeout", defaultValue = "30s", paramLabel = "D",
-            description = "At the end, wait this long for the spool to be shipped (default: ${DEFAULT-VALUE}).")
+            description = "At the end, wait this long for the spool to be shipped (default: ${DEFAULT-VALUE}); "
+                    + "events still unshipped then end the run with exit code 3.")
     String drainTimeout;
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
@@ -228,7 +232,11 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         AgentRuntime agent;
         try {
-            agent = AgentRuntime.start(agentOptions);
+            // Faults and recoveries print whatever -q says: a quiet run must not fail silently.
+            agent = AgentRuntime.start(agentOptions, notice -> {
+                err.println("isowatch: " + notice);
+                err.flush();
+            });
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage()); // the spool belongs to another agent id
         }
@@ -239,19 +247,20 @@ final class AgentRunCommand implements Callable<Integer> {
                 runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), agent.backlog());
             }
             WorkloadResult result = agent.run(runner);
-            if (bootstrapServers != null) {
-                long left = agent.drain(drain);
-                if (left > 0) {
-                    err.printf("isowatch: %,d event(s) not shipped yet; they stay in the spool and ship on the next "
-                            + "run%s%n", left, agent.shipperFailure() == null ? ""
-                            : " (shipper failed: " + agent.shipperFailure().getMessage() + ")");
-                }
+            long left = bootstrapServers == null ? 0 : agent.drain(drain);
+            if (left > 0) {
+                String problem = agent.shipperProblem();
+                err.printf(Locale.ROOT, "isowatch: %,d event(s) not shipped to topic '%s' at %s: %s; they stay in the"
+                        + " spool %s and ship on the next run on it (exit code %d)%n", left, topic, bootstrapServers,
+                        problem != null ? problem : "the --drain-timeout of " + drainTimeout + " passed while shipping",
+                        spoolDir, ExitCodes.UNSHIPPED);
+                err.flush();
             }
             printResult(out, result, agent.spool());
             if (jdbc != null) {
                 printFailures(out, jdbc);
             }
-            return ExitCodes.VALID;
+            return left > 0 ? ExitCodes.UNSHIPPED : ExitCodes.VALID;
         }
     }
 

@@ -106,6 +106,41 @@ class AgentMainTest {
     }
 
     @Test
+    void agentHelp_offersRunAndExport() {
+        Run r = run("agent", "--help");
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().contains("  run ") && r.out().contains("  export "), r.out());
+    }
+
+    @Test
+    void agentExport_writesTheSpoolAsAHistory_toAFileOrStdout(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        Run agent = run("agent", "run", "--target", "embedded:serializable", "--txns", "200", "--duration", "0", "-q",
+                "--spool-dir", spool.toString(), "--history-out", history.toString());
+        assertEquals(ExitCodes.VALID, agent.code(), agent.err());
+
+        Path exported = dir.resolve("export.jsonl");
+        Run toFile = run("agent", "export", "--spool-dir", spool.toString(), "-o", exported.toString());
+        assertEquals(ExitCodes.VALID, toFile.code(), toFile.err());
+        assertEquals(Files.readAllLines(history), Files.readAllLines(exported), "the same lines as --history-out");
+        assertEquals("isowatch: exported 400 event(s) (indices 0 to 399) from the spool " + spool + " to " + exported,
+                toFile.err().strip());
+
+        Run toStdout = run("agent", "export", "--spool-dir", spool.toString());
+        assertEquals(ExitCodes.VALID, toStdout.code(), toStdout.err());
+        assertEquals(Files.readString(history), toStdout.out());
+    }
+
+    @Test
+    void agentExport_ofNoSpool_isAUsageErrorNamingTheFlag(@TempDir Path dir) {
+        Run r = run("agent", "export", "--spool-dir", dir.toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: " + dir + " holds no Chronicle queue files"), r.err());
+        assertTrue(r.err().contains("--spool-dir"), r.err());
+    }
+
+    @Test
     void uiHelp_namesTheSources_andTheTopicDefaultsToTheJobs() {
         Run r = run("ui", "--help");
         assertEquals(ExitCodes.VALID, r.code(), r.err());

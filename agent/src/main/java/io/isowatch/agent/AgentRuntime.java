@@ -15,6 +15,8 @@ import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.history.HistoryEvent;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -23,8 +25,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,11 +40,15 @@ import java.util.function.LongSupplier;
  *
  * <p>A resumed spool fixes the agent id (its events' source), the next sequence number, and the
  * first process and key of the next run, so nothing recorded later can be mistaken for a re-send
- * or reuse a process that ended with an info. Not thread-safe: one owner starts, runs and closes
+ * or reuse a process that ended with an info. Before anything is recorded, the spool is read once
+ * ({@link SpoolResume}): the history file is completed with what a crash kept from it, and each
+ * transaction the crash left open is completed as info, so the history holds every transaction
+ * whole. Not thread-safe: one owner starts, runs and closes
  * it; the recorder it hands out takes events from any number of client threads.
  */
 public final class AgentRuntime implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
     /** How often {@link #drain} looks at the spool's backlog. */
     private static final long DRAIN_POLL_MILLIS = 20;
 
@@ -51,15 +59,18 @@ public final class AgentRuntime implements AutoCloseable {
     private final HTTPServer metricsServer;
     /** Events an earlier run recorded into the resumed spool: where this run's numbering starts. */
     private final long earlierEvents;
+    /** Past every process the resumed spool names, and at least {@link #earlierEvents}. */
+    private final long firstProcess;
 
     private AgentRuntime(String agentId, HistoryRecorder recorder, ChronicleHistoryLog spool, KafkaShipper shipper,
-                         HTTPServer metricsServer, long earlierEvents) {
+                         HTTPServer metricsServer, long earlierEvents, long firstProcess) {
         this.agentId = agentId;
         this.recorder = recorder;
         this.spool = spool;
         this.shipper = shipper;
         this.metricsServer = metricsServer;
         this.earlierEvents = earlierEvents;
+        this.firstProcess = firstProcess;
     }
 
     /**
@@ -70,6 +81,17 @@ public final class AgentRuntime implements AutoCloseable {
      * @throws IllegalStateException    when Chronicle cannot run for want of the JVM's module flags
      */
     public static AgentRuntime start(AgentOptions options) {
+        return start(options, notice -> LOG.warn("{}", notice));
+    }
+
+    /**
+     * As {@link #start(AgentOptions)}, with what an operator must see going to {@code notices}, one
+     * line each: the shipper's faults while they last (a missing topic, an unreachable broker, no
+     * progress) and its recovery, a history file completed from the spool, transactions an
+     * earlier run left open completed as info. {@code agent run} prints them on stderr.
+     */
+    public static AgentRuntime start(AgentOptions options, Consumer<String> notices) {
+        Objects.requireNonNull(notices, "notices");
         PrometheusRegistry registry = new PrometheusRegistry();
         AgentMetrics metrics = new AgentMetrics(registry);
         List<AutoCloseable> opened = new ArrayList<>();
@@ -81,27 +103,38 @@ public final class AgentRuntime implements AutoCloseable {
             }
             List<EventLog> logs = new ArrayList<>();
             ChronicleHistoryLog spool = null;
+            SpoolResume.Result resumed = null;
             if (options.spoolDir() != null) {
                 spool = openSpool(options.spoolDir(), metrics);
                 logs.add(spool);
                 opened.add(0, spool);
+                resumed = SpoolResume.run(spool, options.historyOut(), CleanStop.take(options.spoolDir()));
+                resumed.reportRead(notices);
             }
             if (options.historyOut() != null) {
-                JsonLinesEventLog file = JsonLinesEventLog.open(options.historyOut());
+                // With a spool, the file was just completed from it and is continued.
+                JsonLinesEventLog file = spool == null ? JsonLinesEventLog.open(options.historyOut())
+                        : JsonLinesEventLog.append(options.historyOut());
                 logs.add(file);
                 opened.add(0, file);
             }
-            HistoryEvent last = spool == null ? null : spool.lastEvent();
+            HistoryEvent last = resumed == null ? null : resumed.spool().last();
             String id = agentId(options, last);
             long earlier = last == null ? 0 : last.sequence() + 1;
             EventLog log = logs.isEmpty() ? new Discard() : logs.size() == 1 ? logs.get(0) : new TeeEventLog(logs);
             HistoryRecorder recorder = HistoryRecorder.builder(id, log).metrics(metrics).firstSequence(earlier).build();
             opened.removeAll(logs); // the recorder closes its logs
             opened.add(0, recorder);
+            long firstProcess = earlier;
+            if (resumed != null) {
+                recorder.completeLeftOpen(resumed.spool().open());
+                resumed.reportCompleted(notices);
+                firstProcess = Math.max(earlier, resumed.spool().maxProcess() + 1);
+            }
             KafkaShipper shipper = options.bootstrapServers() == null ? null
                     : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(),
-                            ShipperOptions.defaults().withRecordFormat(options.recordFormat()), metrics);
-            return new AgentRuntime(id, recorder, spool, shipper, server, earlier);
+                            ShipperOptions.defaults().withRecordFormat(options.recordFormat()), metrics, notices);
+            return new AgentRuntime(id, recorder, spool, shipper, server, earlier, firstProcess);
         } catch (RuntimeException e) {
             Exception failedClose = closeAll(opened);
             if (failedClose != null) {
@@ -138,13 +171,14 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * A runner of {@code workload} recording through this agent. Its processes start past every
-     * process an earlier run of the spool can have used (each recorded at least one event), so
-     * none invokes again after an info, and its keys past every key that run can have touched
-     * ({@link #firstKey}), since a fresh store does not hold them.
+     * process the spool names (and past its event count), so none of an earlier run invokes
+     * again, least of all one that run left open and this one completed as info; its keys start
+     * past every key that run can have touched ({@link #firstKey}), since a fresh store does not
+     * hold them.
      */
     public WorkloadRunner runner(WorkloadOptions workload, ClientFactory clients) {
         return new WorkloadRunner(workload.withFirstKey(firstKey(earlierEvents)), clients, recorder)
-                .firstProcess(earlierEvents);
+                .firstProcess(firstProcess);
     }
 
     /**
@@ -205,7 +239,26 @@ public final class AgentRuntime implements AutoCloseable {
         return shipper == null ? null : shipper.failure();
     }
 
-    /** Stops the shipper, closes the recorder and its logs, and stops the metrics server. */
+    /**
+     * Why the shipper cannot ship, in one line (it failed, or is stalled: a missing topic, an
+     * unreachable broker, no progress), or null while it ships (or when the agent does not ship).
+     */
+    public String shipperProblem() {
+        if (shipper == null) {
+            return null;
+        }
+        Throwable failure = shipper.failure();
+        if (failure != null) {
+            return "the shipper stopped: " + failure.getMessage();
+        }
+        return shipper.stallReason();
+    }
+
+    /**
+     * Stops the shipper, closes the recorder and its logs, and stops the metrics server. When no
+     * transaction is open and all closed well, leaves a {@link CleanStop} mark in the spool, so
+     * that the next start need not read it.
+     */
     @Override
     public void close() throws Exception {
         List<AutoCloseable> all = new ArrayList<>();
@@ -216,9 +269,14 @@ public final class AgentRuntime implements AutoCloseable {
         if (metricsServer != null) {
             all.add(metricsServer);
         }
+        boolean clean = spool != null && recorder.openTransactions() == 0;
+        long lastIndex = clean ? spool.lastIndex() : ChronicleHistoryLog.NO_INDEX;
         Exception first = closeAll(all);
         if (first != null) {
             throw first;
+        }
+        if (clean) {
+            new CleanStop(lastIndex, Math.max(firstProcess - 1, recorder.maxProcess())).write(spool.directory());
         }
     }
 

@@ -4,22 +4,29 @@ import io.isowatch.agent.client.EmbeddedStoreClient;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
+import io.isowatch.agent.transport.ChronicleHistoryLog;
+import io.isowatch.agent.transport.SpoolScan;
 import io.isowatch.agent.workload.WorkloadOptions;
 import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Validity;
+import io.isowatch.checker.Verdict;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
 import io.isowatch.history.codec.HistoryReader;
 import io.isowatch.testkit.ListeningSockets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,20 +61,124 @@ class AgentRuntimeTest {
             agent.run(agent.runner(WORKLOAD, EmbeddedStoreClient.factory(store())));
         }
         List<Op> before = read(first);
-        List<Op> after = read(second);
+        List<Op> whole = read(second);
         long earlier = before.size();
         assertEquals(2 * one.txns(), earlier, "each transaction is an invocation and a completion");
+        assertEquals(before, whole.subList(0, before.size()), "a new history file gets the spool's earlier events first");
+        List<Op> after = whole.subList(before.size(), whole.size());
         assertEquals(earlier, after.get(0).index(), "sequence numbers continue where the spool ended");
         assertTrue(after.stream().allMatch(op -> op.process() >= earlier), "no process of the first run is reused");
         Set<Long> firstKeys = keys(before);
         assertFalse(keys(after).stream().anyMatch(firstKeys::contains), "a fresh store's keys are new to the history");
 
-        List<Op> whole = new ArrayList<>(before);
-        whole.addAll(after);
         IncrementalChecker checker = new IncrementalChecker(
                 CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("snapshot-isolation"))), new AtomTable());
         whole.forEach(checker::accept);
         assertEquals(Validity.TRUE, checker.finish().valid(), "the two runs make one valid history");
+    }
+
+    @Test
+    void restart_afterACrash_completesTheTornHistoryFileAndTheOpenTransactions(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        List<MicroOp> leftOpen = List.of(new MicroOp.Append(1L << 40, 1), new MicroOp.Read(1L << 40, null));
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("crash", spool, history, null, TOPIC, -1))) {
+            agent.run(agent.runner(WORKLOAD, EmbeddedStoreClient.factory(store())));
+            agent.recorder().invoke(999, leftOpen); // never completed: the agent "dies" here
+        }
+        long size = Files.size(history);
+        try (FileChannel ch = FileChannel.open(history, StandardOpenOption.WRITE)) {
+            ch.truncate(size * 2 / 3); // SIGKILL: the buffered tail is lost, a line is torn
+        }
+        List<String> notices = new ArrayList<>();
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions(null, spool, history, null, TOPIC, -1),
+                notices::add)) {
+            agent.run(agent.runner(WORKLOAD.withTxnLimit(30), EmbeddedStoreClient.factory(store())));
+        }
+        assertTrue(notices.stream().anyMatch(n -> n.contains("torn line") && n.contains("completed it from the spool")),
+                notices.toString());
+        assertTrue(notices.stream().anyMatch(n -> n.startsWith("1 transaction(s) were open") && n.contains("999")),
+                notices.toString());
+
+        List<Op> file = read(history);
+        List<Op> spooled = new ArrayList<>();
+        try (ChronicleHistoryLog log = ChronicleHistoryLog.open(spool, null)) {
+            SpoolScan.read(log, e -> spooled.add(e.op()), e -> { });
+        }
+        assertEquals(spooled.size(), file.size(), "as many events in the history file as in the spool");
+        for (int i = 0; i < file.size(); i++) {
+            assertEquals(plain(spooled.get(i)), plain(file.get(i)), "the history file holds exactly what the spool does");
+        }
+        for (int i = 0; i < file.size(); i++) {
+            assertEquals(i, file.get(i).index(), "dense");
+        }
+        int invoke = indexOf(file, 999, OpType.INVOKE);
+        int info = indexOf(file, 999, OpType.INFO);
+        assertEquals(invoke + 1, info, "the open transaction is the first thing the restarted agent completes");
+        assertEquals(leftOpen, file.get(info).value());
+        assertTrue(file.subList(info + 1, file.size()).stream().allMatch(op -> op.process() > 999),
+                "the new run's processes are past every process of the spool");
+
+        IncrementalChecker checker = new IncrementalChecker(
+                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("snapshot-isolation"))), new AtomTable());
+        file.forEach(checker::accept);
+        Verdict verdict = checker.finish();
+        assertEquals(Validity.TRUE, verdict.valid());
+        long invokes = file.stream().filter(op -> op.type() == OpType.INVOKE).count();
+        assertEquals(invokes, verdict.stats().txns(), "every transaction is counted, the one left open as info");
+        assertEquals(1, verdict.stats().info());
+    }
+
+    @Test
+    void restart_afterACleanStop_needNotReadTheSpool_afterACrashItDoes(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        long maxProcess;
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, history, null, TOPIC, -1))) {
+            agent.run(agent.runner(WORKLOAD.withTxnLimit(50), EmbeddedStoreClient.factory(store())));
+            maxProcess = agent.recorder().maxProcess();
+        }
+        assertTrue(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "a clean stop leaves its mark");
+        try (ChronicleHistoryLog log = ChronicleHistoryLog.open(spool, null)) {
+            SpoolResume.Result clean = SpoolResume.run(log, history, CleanStop.take(spool));
+            assertFalse(clean.read(), "nothing open, nothing missing: the spool is not read");
+            assertEquals(99, clean.spool().last().sequence());
+            assertEquals(maxProcess, clean.spool().maxProcess());
+            assertFalse(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "the mark is taken at start");
+            SpoolResume.Result afterCrash = SpoolResume.run(log, history, CleanStop.take(spool));
+            assertTrue(afterCrash.read(), "no mark: the spool is read");
+            assertEquals(clean.spool().last(), afterCrash.spool().last());
+            assertEquals(maxProcess, afterCrash.spool().maxProcess());
+        }
+    }
+
+    @Test
+    void historyFileOfAnotherHistory_isRefusedNamingTheFix(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, null, null, TOPIC, -1))) {
+            agent.run(agent.runner(WORKLOAD.withTxnLimit(5), EmbeddedStoreClient.factory(store())));
+        }
+        Files.writeString(history, "{\"index\":3,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",7,null]]}\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AgentRuntime.start(new AgentOptions(null, spool, history, null, TOPIC, -1)));
+        assertTrue(e.getMessage().contains("ends at index 3") && e.getMessage().contains("is a different op")
+                && e.getMessage().contains("give a new --history-out"), e.getMessage());
+        assertEquals(1, Files.readAllLines(history).size(), "left as it was");
+    }
+
+    /** The op without the line it was read from. */
+    private static Op plain(Op op) {
+        return new Op(op.index(), op.time(), op.type(), op.process(), op.value());
+    }
+
+    private static int indexOf(List<Op> ops, long process, OpType type) {
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i).process() == process && ops.get(i).type() == type) {
+                return i;
+            }
+        }
+        throw new AssertionError("no " + type + " of process " + process);
     }
 
     @Test

@@ -19,6 +19,13 @@ public final class AgentMetricNames {
     public static final String SHIP_ERRORS = "isowatch_agent_ship_errors_total";
     /** Gauge: events in the spool that have not been shipped yet. */
     public static final String SPOOL_BACKLOG = "isowatch_agent_spool_backlog_events";
+    /**
+     * Gauge: 1 while the shipper cannot ship (topic missing, Kafka unreachable, no progress for
+     * the stall timeout while events wait), else 0. {@link #SPOOL_BACKLOG} says how much waits.
+     */
+    public static final String SHIPPER_STALLED = "isowatch_agent_shipper_stalled";
+    /** Counter: spool records that could not be decoded and were set aside in the quarantine file. */
+    public static final String SPOOL_QUARANTINED = "isowatch_agent_spool_quarantined_records_total";
 
     /** Label of {@link #TRANSACTIONS}: {@code ok}, {@code fail} or {@code info}. */
     public static final String OUTCOME = "outcome";

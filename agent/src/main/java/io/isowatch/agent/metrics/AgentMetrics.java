@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -37,7 +38,9 @@ public final class AgentMetrics {
     private final Histogram latency;
     private final Counter eventsShipped;
     private final Counter shipErrors;
+    private final Counter quarantined;
     private GaugeWithCallback backlogGauge;
+    private GaugeWithCallback stalledGauge;
 
     /** Registers the agent's metrics in {@code registry}; a registry takes one AgentMetrics. */
     public AgentMetrics(PrometheusRegistry registry) {
@@ -67,6 +70,10 @@ public final class AgentMetrics {
         shipErrors = Counter.builder()
                 .name(AgentMetricNames.SHIP_ERRORS)
                 .help("Failed attempts to ship history events to Kafka")
+                .register(registry);
+        quarantined = Counter.builder()
+                .name(AgentMetricNames.SPOOL_QUARANTINED)
+                .help("Spool records that could not be decoded, set aside in the spool's quarantine.jsonl")
                 .register(registry);
     }
 
@@ -103,6 +110,27 @@ public final class AgentMetrics {
     /** Counts one failed attempt to ship. */
     public void shipError() {
         shipErrors.inc();
+    }
+
+    /** Counts one spool record set aside as undecodable. */
+    public void recordQuarantined() {
+        quarantined.inc();
+    }
+
+    /**
+     * Publishes whether the shipper is stalled (1) or shipping (0): {@code stalled} is called on
+     * each scrape. Calling this again replaces the previous supplier.
+     */
+    public synchronized void shipperStalled(BooleanSupplier stalled) {
+        Objects.requireNonNull(stalled, "stalled");
+        if (stalledGauge != null) {
+            registry.unregister(stalledGauge);
+        }
+        stalledGauge = GaugeWithCallback.builder()
+                .name(AgentMetricNames.SHIPPER_STALLED)
+                .help("1 while the shipper cannot ship (topic missing, Kafka unreachable, no progress), else 0")
+                .callback(callback -> callback.call(stalled.getAsBoolean() ? 1 : 0))
+                .register(registry);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +53,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
     private long nextSequence;
     private volatile long recorded;
+    private long maxProcess = -1; // guarded by lock
 
     private record Pending(List<MicroOp> invoked, long invokedAt) {
     }
@@ -85,6 +87,16 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Events recorded so far by this recorder. */
     public long eventsRecorded() {
         return recorded;
+    }
+
+    /** The largest process id of any event recorded, or -1. */
+    public long maxProcess() {
+        lock.lock();
+        try {
+            return maxProcess;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Processes with a transaction invoked and not yet completed. */
@@ -141,6 +153,36 @@ public final class HistoryRecorder implements AutoCloseable {
         complete(process, OpType.INFO, null);
     }
 
+    /**
+     * Completes, as {@code info}, each transaction an earlier run of this history left open: the
+     * agent died after recording its invocation and before its completion, so its outcome is
+     * unknown. Each process is then retired (Jepsen: a process that got an info never invokes
+     * again), and the events go to the log like any other, so the history holds every
+     * transaction whole. Call it once, before any client records.
+     *
+     * @param leftOpen per process, the micro-ops its open transaction invoked
+     * @throws IllegalStateException when a process has a transaction open in this recorder
+     */
+    public void completeLeftOpen(Map<Long, List<MicroOp>> leftOpen) {
+        lock.lock();
+        try {
+            for (Map.Entry<Long, List<MicroOp>> e : leftOpen.entrySet()) {
+                long process = e.getKey();
+                if (open.containsKey(process)) {
+                    throw new IllegalStateException("process " + process + " has a transaction open in this run;"
+                            + " only an earlier run's can be completed as left open");
+                }
+                append(clock.getAsLong(), OpType.INFO, process, List.copyOf(e.getValue()));
+                crashed.add(process);
+                if (metrics != null) {
+                    metrics.outcome(OpType.INFO);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void complete(long process, OpType type, List<MicroOp> completed) {
         long latency;
         lock.lock();
@@ -176,6 +218,9 @@ public final class HistoryRecorder implements AutoCloseable {
         log.append(new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value)));
         nextSequence = sequence + 1;
         recorded++;
+        if (process > maxProcess) {
+            maxProcess = process;
+        }
         if (metrics != null) {
             metrics.eventRecorded();
         }

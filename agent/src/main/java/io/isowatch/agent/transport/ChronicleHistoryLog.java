@@ -80,6 +80,8 @@ public final class ChronicleHistoryLog implements EventLog {
     private final Set<KafkaShipper> shippers = ConcurrentHashMap.newKeySet();
     private final long syncIntervalNanos;
     private final SpoolRetention retention;
+    private final SpoolQuarantine quarantine;
+    private final AgentMetrics metrics;
 
     private volatile long acknowledged;
     private volatile boolean closed;
@@ -104,6 +106,8 @@ public final class ChronicleHistoryLog implements EventLog {
         this.atoms = atoms;
         this.encoders = ThreadLocal.withInitial(() -> new Encoder(atoms));
         this.position = new ShippedPosition(dir);
+        this.quarantine = new SpoolQuarantine(dir);
+        this.metrics = metrics;
         this.syncIntervalNanos = options.positionSyncInterval().toNanos();
         this.queue = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(options.rollCycle())
@@ -298,7 +302,10 @@ public final class ChronicleHistoryLog implements EventLog {
     /**
      * The last event in the spool, or null when it is empty. A restarted recorder continues its
      * sequence after this event's, so identities are never reused. Its string atoms, if any,
-     * belong to a private table; use it for its identity.
+     * are in the spool's table ({@link #atoms()}).
+     *
+     * @throws CorruptRecordException when the last record cannot be decoded ({@code SpoolScan}
+     *                                reads past such records)
      */
     public HistoryEvent lastEvent() {
         long last = lastIndex();
@@ -307,8 +314,18 @@ public final class ChronicleHistoryLog implements EventLog {
         }
         try (SpoolTailer t = new SpoolTailer(this, queue.createTailer(), NO_INDEX)) {
             t.moveTo(last);
-            return t.next();
+            synchronized (atoms) { // decoding interns its strings, as appending threads do
+                return t.next(new BinaryEventCodec(atoms));
+            }
         }
+    }
+
+    /**
+     * The table the spool's string atoms come from: what an event's string atoms mean when
+     * {@link SpoolScan} reads them, and what a writer of those events must be given.
+     */
+    public AtomTable atoms() {
+        return atoms;
     }
 
     /** The spool directory. */
@@ -319,6 +336,38 @@ public final class ChronicleHistoryLog implements EventLog {
     /** The options the spool was opened with. */
     public SpoolOptions options() {
         return options;
+    }
+
+    /**
+     * Sets a record that cannot be decoded aside: appends its index, the error and its bytes to
+     * the spool's {@value SpoolQuarantine#FILE_NAME}, counts it, and logs one line naming the
+     * index and the error. A record already set aside (met again after a failed round or a
+     * restart) is neither written nor counted again. Readers skip such records; the shipper's
+     * acknowledged position moves past them like past any shipped event.
+     *
+     * @return true when the record was not in the quarantine yet
+     */
+    public boolean quarantine(CorruptRecordException record) {
+        if (!quarantine.add(record)) {
+            return false;
+        }
+        if (metrics != null) {
+            metrics.recordQuarantined();
+        }
+        LOG.warn("Spool {}: record at index {} cannot be decoded ({}); set aside in {}, shipping continues after it",
+                dir, Long.toHexString(record.index()), "byte " + record.errorOffset() + ": " + record.reason(),
+                quarantine.file());
+        return true;
+    }
+
+    /** Records set aside as undecodable, over every run of this spool. */
+    public int quarantined() {
+        return quarantine.size();
+    }
+
+    /** The file listing the records set aside as undecodable (absent while there are none). */
+    public Path quarantineFile() {
+        return quarantine.file();
     }
 
     /** The file holding the acknowledged position. */

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Ships the events of a {@link ChronicleHistoryLog} to a Kafka topic on a background thread,
@@ -51,8 +52,16 @@ import java.util.concurrent.locks.LockSupport;
  * recorder is unaffected because appending to the spool never touches the network, and the
  * backlog grows on disk. When Kafka returns, the backlog drains at full speed.
  *
- * <p><b>Failure.</b> An excerpt that cannot be decoded (e.g. written by a newer isowatch) stops
- * the shipper rather than skipping the event: {@link #failure()} tells why. Thread-safe.
+ * <p><b>Faults are loud.</b> A {@link ShipperWatchdog} checks the topic at start and watches for
+ * progress: a missing topic, unreachable brokers, or events waiting with no round acknowledged
+ * for {@link ShipperOptions#stallTimeout()} give one line naming the cause and the fix (to the
+ * notices consumer given at start), repeated while the stall lasts, the gauge
+ * {@code isowatch_agent_shipper_stalled} at 1, and {@link #stallReason()}. Shipping keeps being
+ * retried throughout.
+ *
+ * <p><b>Corrupt records.</b> A spool record that cannot be decoded (damaged bytes, or written by
+ * a newer isowatch) is set aside ({@link ChronicleHistoryLog#quarantine}) and shipping continues
+ * after it; the acknowledged position moves past it, so it is not met again. Thread-safe.
  */
 public final class KafkaShipper implements AutoCloseable {
 
@@ -62,6 +71,8 @@ public final class KafkaShipper implements AutoCloseable {
     public static final String SEQ_HEADER = "seq";
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaShipper.class);
+    /** How long {@link #close()} waits for the round of a stalled shipper. */
+    private static final long STALLED_CLOSE_MILLIS = 500;
     /** The decoding table is replaced after this many string atoms, bounding its memory. */
     private static final int MAX_INTERNED_STRINGS = 100_000;
 
@@ -75,19 +86,22 @@ public final class KafkaShipper implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final AtomicReference<Producer<byte[], byte[]>> producer = new AtomicReference<>();
     private final ShippedRecords records;
+    private final ShipperWatchdog watchdog;
 
     private volatile boolean running = true;
     private volatile Throwable failure;
     private int internedStrings;
 
     private KafkaShipper(ChronicleHistoryLog spool, String bootstrapServers, String topic, ShipperOptions options,
-                         AgentMetrics metrics) {
+                         AgentMetrics metrics, Consumer<String> notices) {
         this.spool = spool;
         this.topic = topic;
         this.records = new ShippedRecords(topic, options.recordFormat());
         this.options = options;
         this.metrics = metrics;
         this.producerConfig = producerConfig(bootstrapServers, spool, options);
+        this.watchdog = new ShipperWatchdog(new TopicCheck(bootstrapServers, topic, options.producerProperties()),
+                topic, spool.directory(), spool::backlog, options, notices);
         this.thread = new Thread(this::run, "isowatch-shipper-" + topic);
         thread.setDaemon(true);
     }
@@ -99,13 +113,25 @@ public final class KafkaShipper implements AutoCloseable {
     }
 
     /**
-     * Starts shipping {@code spool} to {@code topic}. Returns at once; connecting happens on the
-     * shipper's thread, so an unreachable cluster is not an error here.
-     *
-     * @param metrics counts shipped events and errors and exports the spool backlog; may be null
+     * As {@link #start(ChronicleHistoryLog, String, String, ShipperOptions, AgentMetrics, Consumer)},
+     * logging faults at WARN.
      */
     public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
                                      ShipperOptions options, AgentMetrics metrics) {
+        return start(spool, bootstrapServers, topic, options, metrics, notice -> LOG.warn("{}", notice));
+    }
+
+    /**
+     * Starts shipping {@code spool} to {@code topic}. Returns at once; connecting happens on the
+     * shipper's thread, so an unreachable cluster is not an error here: the watchdog reports it
+     * to {@code notices} within seconds.
+     *
+     * @param metrics counts shipped events, errors and quarantined records, and exports the spool
+     *                backlog and whether shipping is stalled; may be null
+     * @param notices receives one line per stall, repeat warning and recovery
+     */
+    public static KafkaShipper start(ChronicleHistoryLog spool, String bootstrapServers, String topic,
+                                     ShipperOptions options, AgentMetrics metrics, Consumer<String> notices) {
         Objects.requireNonNull(spool, "spool");
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(topic, "topic");
@@ -113,11 +139,14 @@ public final class KafkaShipper implements AutoCloseable {
         if (topic.isEmpty()) {
             throw new IllegalArgumentException("topic must not be empty");
         }
-        KafkaShipper shipper = new KafkaShipper(spool, bootstrapServers, topic, options, metrics);
+        Objects.requireNonNull(notices, "notices");
+        KafkaShipper shipper = new KafkaShipper(spool, bootstrapServers, topic, options, metrics, notices);
         if (metrics != null) {
             metrics.spoolBacklog(spool::backlog); // the same gauge the spool registers; a repeat replaces it
+            metrics.shipperStalled(shipper.watchdog::stalled);
         }
         spool.attach(shipper);
+        shipper.watchdog.start();
         shipper.thread.start();
         return shipper;
     }
@@ -156,9 +185,12 @@ public final class KafkaShipper implements AutoCloseable {
                     Long.toHexString(tailer.index()));
             while (running) {
                 try {
-                    int sent = round(tailer, codec);
-                    if (sent == 0) {
+                    int read = round(tailer, codec);
+                    if (read == 0) {
+                        watchdog.caughtUp();
                         LockSupport.parkNanos(options.idlePoll().toNanos());
+                    } else {
+                        watchdog.acknowledged();
                     }
                     backoff = options.retryBackoff().toNanos();
                 } catch (KafkaException | RoundFailedException e) {
@@ -169,7 +201,9 @@ public final class KafkaShipper implements AutoCloseable {
                     if (metrics != null) {
                         metrics.shipError();
                     }
-                    LOG.warn("Shipping to {} failed, re-sending from index {} in {} ms: {}", topic,
+                    watchdog.failed(e);
+                    // INFO, not WARN: the watchdog says it loudly, once per stall and then periodically.
+                    LOG.info("Shipping to {} failed, re-sending from index {} in {} ms: {}", topic,
                             Long.toHexString(spool.acknowledgedIndex()), TimeUnit.NANOSECONDS.toMillis(backoff),
                             e.getCause() != null ? e.getCause().toString() : e.toString());
                     discardProducer(Duration.ZERO);
@@ -200,7 +234,10 @@ public final class KafkaShipper implements AutoCloseable {
         }
     }
 
-    /** Sends up to one round of events and waits for all of them; returns how many. */
+    /**
+     * Sends up to one round of events and waits for all of them; returns how many records it
+     * read, events sent and corrupt records set aside, and acknowledges them all in the spool.
+     */
     private int round(SpoolTailer tailer, BinaryEventCodec codec) {
         Producer<byte[], byte[]> p = producer();
         AtomicReference<Exception> firstError = new AtomicReference<>();
@@ -210,24 +247,37 @@ public final class KafkaShipper implements AutoCloseable {
             }
         };
         int sent = 0;
+        int read = 0;
         long last = ChronicleHistoryLog.NO_INDEX;
-        while (sent < options.maxEventsPerRound() && running) {
-            HistoryEvent event = tailer.next(codec);
+        while (read < options.maxEventsPerRound() && running) {
+            HistoryEvent event;
+            try {
+                event = tailer.next(codec);
+            } catch (CorruptRecordException e) {
+                // Set aside, and acknowledged with the round: it is never shipped, nor met again.
+                spool.quarantine(e);
+                read++;
+                last = e.index();
+                continue;
+            }
             if (event == null) {
                 break;
             }
             internedStrings += OpAtoms.stringCount(event.op());
             p.send(records.record(event, codec.atoms()), callback);
             sent++;
+            read++;
             last = tailer.index();
             if (firstError.get() != null) {
                 break;
             }
         }
-        if (sent == 0) {
+        if (read == 0) {
             return 0;
         }
-        p.flush();
+        if (sent > 0) {
+            p.flush();
+        }
         Exception error = firstError.get();
         if (error != null) {
             throw new RoundFailedException(error);
@@ -238,7 +288,7 @@ public final class KafkaShipper implements AutoCloseable {
             metrics.eventsShipped(sent);
         }
         spool.acknowledge(last);
-        return sent;
+        return read;
     }
 
     private Producer<byte[], byte[]> producer() {
@@ -295,6 +345,14 @@ public final class KafkaShipper implements AutoCloseable {
     }
 
     /**
+     * Why shipping is stalled, in one line naming the cause and the fix (a missing topic,
+     * unreachable brokers, no progress), or null while it ships. Shipping is retried meanwhile.
+     */
+    public String stallReason() {
+        return watchdog.stallReason();
+    }
+
+    /**
      * Stops shipping: lets the current round finish for up to
      * {@link ShipperOptions#closeTimeout()}, then abandons it (its events stay unacknowledged and
      * are re-sent by the next shipper), persists the acknowledged position, and closes the
@@ -303,9 +361,13 @@ public final class KafkaShipper implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        // A stalled round will not finish: abandon it at once rather than after closeTimeout.
+        long patience = watchdog.stalled() ? Math.min(STALLED_CLOSE_MILLIS, options.closeTimeout().toMillis())
+                : options.closeTimeout().toMillis();
+        watchdog.close();
         LockSupport.unpark(thread);
         try {
-            thread.join(Math.max(1, options.closeTimeout().toMillis()));
+            thread.join(Math.max(1, patience));
             if (thread.isAlive()) {
                 // Abandon the round: closing the producer fails its pending sends, which ends flush().
                 Producer<byte[], byte[]> p = producer.get();

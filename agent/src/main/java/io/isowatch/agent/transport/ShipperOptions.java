@@ -30,11 +30,17 @@ import java.util.Set;
  *                           ...); the settings the shipper's guarantees rest on are rejected here
  * @param recordFormat       how each event is written into its record; default
  *                           {@link RecordFormat#BINARY}
+ * @param stallTimeout       how long events may wait with no round acknowledged before the
+ *                           shipper counts as stalled (gauge {@code isowatch_agent_shipper_stalled}
+ *                           1, one warning naming the cause); a missing topic or an unreachable
+ *                           broker found at start counts at once. Default 10 s
+ * @param stallWarningInterval how often the warning repeats while the stall lasts; default 30 s
  */
 public record ShipperOptions(Duration linger, int batchSizeBytes, String compression, int maxEventsPerRound,
                              Duration deliveryTimeout, Duration maxBlock, Duration retryBackoff,
                              Duration maxRetryBackoff, Duration idlePoll, Duration closeTimeout,
-                             Map<String, String> producerProperties, RecordFormat recordFormat) {
+                             Map<String, String> producerProperties, RecordFormat recordFormat,
+                             Duration stallTimeout, Duration stallWarningInterval) {
 
     /** Producer settings the shipper owns. */
     static final Set<String> RESERVED = Set.of("enable.idempotence", "acks", "key.serializer", "value.serializer",
@@ -62,6 +68,8 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
             throw new IllegalArgumentException("maxEventsPerRound must be positive, got " + maxEventsPerRound);
         }
         Objects.requireNonNull(recordFormat, "recordFormat");
+        positive("stallTimeout", stallTimeout, false);
+        positive("stallWarningInterval", stallWarningInterval, false);
         producerProperties = Map.copyOf(producerProperties);
         for (String key : producerProperties.keySet()) {
             if (RESERVED.contains(key)) {
@@ -83,56 +91,73 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
     public static ShipperOptions defaults() {
         return new ShipperOptions(Duration.ofMillis(5), 256 * 1024, "lz4", 20_000, Duration.ofMinutes(2),
                 Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofMillis(1),
-                Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY);
+                Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY, Duration.ofSeconds(10), Duration.ofSeconds(30));
     }
 
     public ShipperOptions withLinger(Duration value) {
         return new ShipperOptions(value, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withBatchSizeBytes(int value) {
         return new ShipperOptions(linger, value, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withCompression(String value) {
         return new ShipperOptions(linger, batchSizeBytes, value, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withMaxEventsPerRound(int value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, value, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withDeliveryTimeout(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, value, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withMaxBlock(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, value,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withRetryBackoff(Duration initial, Duration max) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                initial, max, idlePoll, closeTimeout, producerProperties, recordFormat);
+                initial, max, idlePoll, closeTimeout, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withCloseTimeout(Duration value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withProducerProperties(Map<String, String> value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value, recordFormat);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value, recordFormat,
+                stallTimeout, stallWarningInterval);
     }
 
     public ShipperOptions withRecordFormat(RecordFormat value) {
         return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, value);
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, value,
+                stallTimeout, stallWarningInterval);
+    }
+
+    /** Stalled after {@code timeout} with events waiting and none acknowledged; warned every {@code warnEvery}. */
+    public ShipperOptions withStall(Duration timeout, Duration warnEvery) {
+        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat, timeout,
+                warnEvery);
     }
 }

@@ -8,6 +8,8 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 
+import java.util.Arrays;
+
 /**
  * Reads the events of a {@link ChronicleHistoryLog} in spool order, from a given position on.
  * Never blocks: {@link #next()} returns null when no further event is complete yet, and a later
@@ -80,8 +82,9 @@ public final class SpoolTailer implements AutoCloseable {
      * The next event decoded with {@code codec} (whose table receives any string atoms), or null
      * when none is ready.
      *
-     * @throws IllegalStateException when the excerpt is not a readable event (for instance, it
-     *                               was written by a newer isowatch); the tailer stays before it
+     * @throws CorruptRecordException when the excerpt is not a readable event (damaged, or
+     *                                 written by a newer isowatch); the tailer has moved past it,
+     *                                 so the next call reads the record after it
      */
     public HistoryEvent next(BinaryEventCodec codec) {
         checkOpen();
@@ -98,19 +101,21 @@ public final class SpoolTailer implements AutoCloseable {
                 buffer = new byte[Math.max(length, buffer.length * 2)];
             }
             bytes.read(buffer, 0, length);
+            index = at;
             try {
-                HistoryEvent event = codec.decode(buffer, 0, length);
-                index = at;
-                return event;
+                return codec.decode(buffer, 0, length);
             } catch (BinaryFormatException e) {
-                dc.rollbackOnClose();
-                throw new IllegalStateException("spool " + log.directory() + ", index " + Long.toHexString(at)
-                        + ", byte " + e.offset() + ": " + e.getMessage(), e);
+                // Moved past, not rolled back: a reader that stayed before the record would meet it
+                // again forever. The caller decides what to do with it (the shipper quarantines it).
+                throw new CorruptRecordException(log.directory(), at, Arrays.copyOf(buffer, length), e);
             }
         }
     }
 
-    /** The spool index of the event last returned, or the position given when (re)positioned. */
+    /**
+     * The spool index of the record last read (an event returned, or a corrupt record reported),
+     * or the position given when (re)positioned.
+     */
     public long index() {
         return index;
     }

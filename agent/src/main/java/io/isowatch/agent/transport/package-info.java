@@ -20,6 +20,15 @@
  *       spool order within a producer session; after a failed round or a restart the
  *       unacknowledged suffix is sent again, so copies of earlier events can follow later
  *       ones.</li>
+ *   <li>A record that cannot be decoded is set aside in the spool's {@code quarantine.jsonl}
+ *       (index, error, bytes) and skipped; the acknowledged position moves past it, so shipping
+ *       never stops at it.</li>
+ *   <li>A shipper that cannot ship says so within seconds (a missing topic, unreachable brokers,
+ *       no progress), in one line naming the cause and the fix, again periodically while it lasts,
+ *       and in the gauge {@code isowatch_agent_shipper_stalled}; it keeps retrying.</li>
  * </ul>
+ *
+ * <p>{@link io.isowatch.agent.transport.SpoolScan} reads a whole spool once (a restarted agent,
+ * {@link io.isowatch.agent.transport.SpoolExport}).
  */
 package io.isowatch.agent.transport;

@@ -70,6 +70,22 @@ class HistoryRecorderTest {
     }
 
     @Test
+    void completeLeftOpen_recordsInfoWithTheInvokedOps_andRetiresTheProcesses() {
+        HistoryRecorder resumed = HistoryRecorder.builder("agent-a", log).clock(clock::get).firstSequence(10).build();
+        resumed.completeLeftOpen(Map.of(7L, TXN, 3L, List.of(new MicroOp.Write(4, 1))));
+        List<HistoryEvent> events = log.events();
+        assertEquals(List.of(10L, 11L), events.stream().map(HistoryEvent::sequence).toList());
+        assertTrue(events.stream().allMatch(e -> e.op().type() == OpType.INFO));
+        Map<Long, List<MicroOp>> byProcess = new HashMap<>();
+        events.forEach(e -> byProcess.put(e.op().process(), e.op().value()));
+        assertEquals(Map.of(7L, TXN, 3L, List.of(new MicroOp.Write(4, 1))), byProcess);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> resumed.invoke(7, TXN));
+        assertTrue(e.getMessage().contains("must never invoke again"), e.getMessage());
+        resumed.invoke(8, TXN); // a fresh process is fine
+        assertEquals(1, resumed.openTransactions());
+    }
+
+    @Test
     void firstSequence_continuesAnEarlierRun() {
         HistoryRecorder resumed = HistoryRecorder.builder("agent-a", log).firstSequence(42).build();
         resumed.invoke(3, TXN);
