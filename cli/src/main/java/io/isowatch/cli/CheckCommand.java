@@ -104,6 +104,19 @@ final class CheckCommand implements Callable<Integer> {
             } catch (UncheckedIOException e) {
                 err.println("isowatch check: " + file + ": " + IoFailures.describe(e.getCause()));
                 anyError = true;
+            } catch (OutOfMemoryError e) {
+                // What filled the heap is garbage once this frame is reached: there is room for the
+                // line. The files after this one would likely run out too: the check ends here.
+                out.flush();
+                err.println("isowatch check: " + FatalErrors.outOfMemory("checking " + file));
+                return ExitCodes.ERROR;
+            } catch (CheckFailure e) {
+                err.println("isowatch check: " + file + ": " + FatalErrors.bug(e.where(), e.getCause()));
+                anyError = true;
+            } catch (RuntimeException | StackOverflowError e) {
+                err.println("isowatch check: " + file + ": "
+                        + FatalErrors.bug(parseOnly ? "reading it" : "writing its verdict", e));
+                anyError = true;
             }
             out.flush();
         }

@@ -8,11 +8,15 @@ import io.isowatch.checker.Workload;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,11 +85,20 @@ final class CheckFlags {
     @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
     boolean quiet;
 
+    /** Writes JSON verdicts; leaves the output open when a generator closes. */
+    private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+
     /** Output formats. */
     enum OutputFormat { text, json }
 
-    /** The checker's options, read as the job reads its own; a bad name or value is a usage error naming the flag. */
+    /**
+     * The checker's options, read as the job reads its own; a bad name or value is a usage error
+     * naming the flag. Checks the printing options too, which every caller prints with.
+     */
     CheckerOptions checkerOptions() {
+        if (maxShown < 0) {
+            throw usage("--max-shown: expected a whole number from 0 up, got " + maxShown);
+        }
         Map<String, String> raw = new LinkedHashMap<>();
         raw.put(CheckerOptionsReader.WORKLOAD, model);
         raw.put(CheckerOptionsReader.CONSISTENCY_MODELS, String.join(",", models));
@@ -118,7 +131,7 @@ final class CheckFlags {
     /** Prints one file's verdict as {@code check} does. */
     void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
         if (format == OutputFormat.json) {
-            printJson(out, file, VerdictJson.toJson(v, atoms, seconds));
+            printJson(out, file, v, atoms, seconds);
         } else {
             out.println(file + "\t" + v.valid().elleName());
             if (v.valid() != Validity.TRUE) {
@@ -128,17 +141,25 @@ final class CheckFlags {
         }
     }
 
-    private static void printJson(PrintWriter out, Path file, String verdictJson) {
-        out.println("{\"file\":" + quote(file.toString()) + "," + verdictJson.substring(1));
+    /**
+     * The verdict as one JSON line, {@code "file"} first, written straight to {@code out}: a
+     * verdict about long reads may be tens of megabytes, and built as a string first it took
+     * several times that in memory.
+     */
+    private static void printJson(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("file", file.toString());
+            VerdictJson.writeFields(g, v, atoms, seconds);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing the verdict of " + file + " failed", e);
+        }
+        out.println();
     }
 
     private static void printStats(PrintWriter out, Path file, long txns, long ops, double seconds) {
         out.printf("%s: %,d txns, %,d events checked in %.2f s%n", file, txns, ops, seconds);
-    }
-
-    /** A JSON string literal, escaped by Jackson, which writes every other JSON isowatch prints. */
-    static String quote(String s) {
-        return "\"" + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + "\"";
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -1,12 +1,15 @@
 package io.isowatch.cli;
 
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.Op;
+import io.isowatch.history.codec.HistoryFormatException;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -36,22 +39,50 @@ final class HistoryCheck {
         this.progress = progress;
     }
 
+    /**
+     * Checks {@code file}. Bad input ends the check with the reader's or the checker's own
+     * exception, and running out of memory with the {@link OutOfMemoryError}; anything else
+     * thrown is a bug, rethrown as a {@link CheckFailure} that names the event being checked.
+     */
     Result run(Path file) {
         long start = System.nanoTime();
         AtomTable atoms = new AtomTable();
         IncrementalChecker checker = new IncrementalChecker(options, atoms);
         Progress meter = new Progress(progress, file.toString(), start, PROGRESS_NANOS);
-        try (OpPipe pipe = OpPipe.start(file, atoms)) {
-            for (Op[] batch = pipe.take(); batch.length > 0; batch = pipe.take()) {
-                for (Op op : batch) {
-                    checker.accept(op);
+        Op last = null;
+        boolean checking = false;
+        try {
+            try (OpPipe pipe = OpPipe.start(file, atoms)) {
+                for (Op[] batch = pipe.take(); batch.length > 0; batch = pipe.take()) {
+                    checking = true;
+                    for (Op op : batch) {
+                        last = op;
+                        checker.accept(op);
+                    }
+                    checking = false;
+                    meter.update(checker.events(), checker.transactions(), checker.findingCount());
                 }
-                meter.update(checker.events(), checker.transactions(), checker.findingCount());
             }
+            checking = true;
+            last = null;
+            Verdict verdict = checker.finish();
+            meter.done();
+            return new Result(verdict, atoms, (System.nanoTime() - start) / 1e9);
+        } catch (HistoryFormatException | HistoryViolationException | UncheckedIOException | OutOfMemoryError e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            throw new CheckFailure(where(checking, last), e);
         }
-        Verdict verdict = checker.finish();
-        meter.done();
-        return new Result(verdict, atoms, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Where a check failed: at the event it was taking, after the last one it took, or at the end. */
+    static String where(boolean checking, Op last) {
+        if (last == null) {
+            return checking ? "at the end of the history" : "reading the history";
+        }
+        String at = last.sourceLine() > 0 ? "line " + last.sourceLine() + " (index " + last.index() + ")"
+                : "index " + last.index();
+        return checking ? "at " + at : "reading the history after " + at;
     }
 
     /**

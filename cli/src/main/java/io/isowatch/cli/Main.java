@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.AgentCommand;
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.agentcli.Launcher;
 import io.isowatch.agentcli.UiCommand;
 import io.isowatch.agentcli.Version;
@@ -28,8 +29,29 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Runs the launcher and exits with its code. A command ends its own failures with one line;
+     * this catches what escapes them (picocli passes errors such as running out of memory
+     * through), so that no failure ends in a stack trace and exit code 1, which reads as
+     * "invalid", but in one line and {@link ExitCodes#ERROR}.
+     */
     public static void main(String[] args) {
-        Launcher.runAndExit(commandLine(args), args);
+        try {
+            Launcher.runAndExit(commandLine(args), args);
+        } catch (Throwable e) {
+            exitOnEscaped(e);
+        }
+    }
+
+    private static void exitOnEscaped(Throwable e) {
+        try {
+            String line = e instanceof OutOfMemoryError ? FatalErrors.outOfMemory("running isowatch")
+                    : FatalErrors.bug("running isowatch", e);
+            System.err.println("isowatch: " + line);
+            System.err.flush();
+        } finally {
+            System.exit(ExitCodes.ERROR);
+        }
     }
 
     /** Runs the launcher with the given streams and returns its exit code (tests call this). */

@@ -14,7 +14,9 @@ import java.util.concurrent.BlockingQueue;
  *
  * <p>The atom table is written only by the parsing thread until the end marker (an empty batch)
  * has been taken, and the queue's happens-before edge publishes it to the taker. A parse error
- * is rethrown, unchanged, from {@link #take()} on the taking thread, after every op read before it.
+ * is rethrown, unchanged, from {@link #take()} on the taking thread, after every op read before it;
+ * so is an error (running out of memory while parsing), which would otherwise end the parsing
+ * thread with a stack trace and leave the taker waiting for a batch that never comes.
  */
 final class OpPipe implements AutoCloseable {
 
@@ -30,7 +32,8 @@ final class OpPipe implements AutoCloseable {
 
     private final BlockingQueue<Op[]> queue = new ArrayBlockingQueue<>(BATCHES_WAITING);
     private final Thread thread;
-    private volatile RuntimeException failure;
+    /** What ended parsing early: a RuntimeException or an Error. */
+    private volatile Throwable failure;
     private volatile boolean closed;
 
     private OpPipe(Path file, AtomTable atoms) {
@@ -56,7 +59,7 @@ final class OpPipe implements AutoCloseable {
                     n = 0;
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failure = e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -65,7 +68,8 @@ final class OpPipe implements AutoCloseable {
         try {
             // The ops read before a bad line are checked before its error is thrown, so a check
             // stops at the first problem in file order, whichever of the two threads finds it.
-            if (n > 0) {
+            // After an error (out of memory) nothing more is allocated: the end comes at once.
+            if (n > 0 && !(failure instanceof Error)) {
                 queue.put(Arrays.copyOf(batch, n));
             }
             queue.put(END);
@@ -78,8 +82,11 @@ final class OpPipe implements AutoCloseable {
     Op[] take() {
         try {
             Op[] batch = queue.take();
+            if (batch.length == 0 && failure instanceof Error e) {
+                throw e;
+            }
             if (batch.length == 0 && failure != null) {
-                throw failure;
+                throw (RuntimeException) failure;
             }
             return batch;
         } catch (InterruptedException e) {

@@ -50,9 +50,14 @@ class CheckCommandTest {
     }
 
     @Test
-    void quote_makesAJsonStringOfAnyPath() {
-        String path = "dir \"x\"\\y\u0001\t\u00e9.jsonl";
-        assertEquals(path, Json.object("{\"file\":" + CheckFlags.quote(path) + "}").get("file"));
+    void checkJson_namesAnyPathAsAJsonString(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("dir \"x\"\\y\u0001\t\u00e9.jsonl");
+        Files.copy(golden("valid-concurrent"), file);
+
+        Run r = run("check", "-q", "--format", "json", file.toString());
+
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertEquals(file.toString(), Json.object(r.out().trim()).get("file"));
     }
 
     @Test

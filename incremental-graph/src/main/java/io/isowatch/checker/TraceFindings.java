@@ -3,8 +3,10 @@ package io.isowatch.checker;
 import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.Txn;
+import io.isowatch.collect.LongIntMap;
 import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
 import io.isowatch.trace.TraceListener;
 
 import java.util.List;
@@ -13,7 +15,15 @@ import java.util.Map;
 /** Turns what version traces report into edges and findings, naming the micro-op at fault. */
 final class TraceFindings implements TraceListener {
 
+    /** Reads up to this long are scanned for an element rather than indexed ({@link #readHolding}). */
+    private static final int SCANNED = 64;
+
     private final InferenceContext context;
+    /** The completion whose reads of {@link #indexedKey} {@link #readIndex} indexes, or null. */
+    private Op indexedOp;
+    private long indexedKey;
+    /** Element to the index of the first read of {@link #indexedKey} in {@link #indexedOp} holding it. */
+    private LongIntMap readIndex;
 
     TraceFindings(InferenceContext context) {
         this.context = context;
@@ -70,9 +80,35 @@ final class TraceFindings implements TraceListener {
         context.report(new Finding.CyclicVersions(key, cycle, source));
     }
 
-    /** The index of the first read of {@code key} in {@code t} holding {@code element}, or -1. */
-    static int readHolding(Txn t, long key, long element) {
-        List<MicroOp> mops = t.completion().value();
+    /**
+     * The index of the first read of {@code key} in {@code t} holding {@code element}, or -1.
+     * Reads of up to {@link #SCANNED} elements are scanned; longer ones are indexed once, for the
+     * run of findings about their elements that usually follows (a garbage or aborted element
+     * each), so that run costs the reads' length, not that length times the run's.
+     */
+    int readHolding(Txn t, long key, long element) {
+        Op op = t.completion();
+        if (op != indexedOp || key != indexedKey) {
+            if (elementsRead(op.value(), key) <= SCANNED) {
+                return scan(op.value(), key, element);
+            }
+            index(op, key);
+        }
+        int i = readIndex.get(element);
+        return i == LongIntMap.MISSING ? -1 : i;
+    }
+
+    private static long elementsRead(List<MicroOp> mops, long key) {
+        long n = 0;
+        for (MicroOp m : mops) {
+            if (m instanceof MicroOp.Read r && r.key() == key) {
+                n += r.length();
+            }
+        }
+        return n;
+    }
+
+    private static int scan(List<MicroOp> mops, long key, long element) {
         for (int i = 0; i < mops.size(); i++) {
             if (mops.get(i) instanceof MicroOp.Read r && r.key() == key && r.known()) {
                 for (long e : r.values()) {
@@ -83,6 +119,23 @@ final class TraceFindings implements TraceListener {
             }
         }
         return -1;
+    }
+
+    private void index(Op op, long key) {
+        List<MicroOp> mops = op.value();
+        LongIntMap first = new LongIntMap();
+        for (int i = 0; i < mops.size(); i++) {
+            if (mops.get(i) instanceof MicroOp.Read r && r.key() == key && r.known()) {
+                for (long e : r.values()) {
+                    if (!first.containsKey(e)) {
+                        first.put(e, i);
+                    }
+                }
+            }
+        }
+        indexedOp = op;
+        indexedKey = key;
+        readIndex = first;
     }
 
     private static int readOf(Txn t, long key) {

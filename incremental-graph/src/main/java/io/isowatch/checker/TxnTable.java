@@ -55,6 +55,14 @@ final class TxnTable {
     private final NarrowLongColumn mopsAt = new NarrowLongColumn(1024);
     private ByteRecords arena = new ByteRecords();
     private final MicroOpCodec codec = new MicroOpCodec();
+    /**
+     * The last transaction {@link #txn} built, and its id (-1: none). Findings about one
+     * transaction come in runs (one a garbage or aborted element of a read), and share it rather
+     * than each decoding its own copy of the reads: a read of L elements reported L times would
+     * otherwise cost L times L. Dropped whenever a transaction completes or an eviction renumbers.
+     */
+    private Txn lastTxn;
+    private int lastTxnId = -1;
 
     int size() {
         return size;
@@ -99,6 +107,7 @@ final class TxnTable {
         if (cut < 0 || cut > size) {
             throw new IllegalArgumentException("cannot forget the first " + cut + " of " + size + " transactions");
         }
+        forgetLastTxn();
         int kept = size - cut;
         int cap = Math.max(1024, kept + (kept >> 1));
         ByteRecords keptArena = new ByteRecords();
@@ -136,6 +145,7 @@ final class TxnTable {
 
     /** Records a completion's outcome, index and time; its micro-ops follow with {@link #storeMicroOps}. */
     void complete(int id, Op completion) {
+        forgetLastTxn();
         status[id] = statusOf(completion.type());
         completeIndex.set(id, completion.index());
         completeTime[id] = completion.time();
@@ -147,6 +157,7 @@ final class TxnTable {
      * kept).
      */
     void storeMicroOps(int id, List<MicroOp> value, boolean[] prefixRead) {
+        forgetLastTxn();
         codec.encode(value, prefixRead);
         int slot = pendingSlot(id);
         pendingMops[slot] = null;
@@ -233,8 +244,16 @@ final class TxnTable {
 
     /** The micro-ops of a transaction (its completion's, or its invocation's while pending). */
     List<MicroOp> microOps(int id, PrefixSource prefixes) {
+        if (id == lastTxnId) {
+            return lastTxn.completion().value();
+        }
         long at = mopsAt.get(id);
         return at < 0 ? pendingMops[(int) (-2 - at)] : codec.decode(arena.read(at), prefixes);
+    }
+
+    private void forgetLastTxn() {
+        lastTxn = null;
+        lastTxnId = -1;
     }
 
     /**
@@ -242,6 +261,9 @@ final class TxnTable {
      * yet, its invocation.
      */
     Txn txn(int id, PrefixSource prefixes) {
+        if (id == lastTxnId) {
+            return lastTxn;
+        }
         OpType type = switch (status[id]) {
             case OK -> OpType.OK;
             case FAIL -> OpType.FAIL;
@@ -251,6 +273,8 @@ final class TxnTable {
         boolean complete = type != OpType.INVOKE;
         Op completion = new Op(complete ? completeIndex.get(id) : invokeIndex.get(id),
                 complete ? completeTime[id] : invokeTime[id], type, process.get(id), microOps(id, prefixes));
-        return new Txn(id, invokeIndex.get(id), invokeTime[id], completion);
+        lastTxn = new Txn(id, invokeIndex.get(id), invokeTime[id], completion);
+        lastTxnId = id;
+        return lastTxn;
     }
 }

@@ -21,7 +21,7 @@ final class BadReadText {
         String writer = f.writer() == null ? "a transaction that" : b.name(f.writer()) + ", which";
         String k = atoms.render(r.key());
         String e = atoms.render(f.element());
-        String lead = reader + " read key " + k + " = " + OpText.readValue(r.values(), atoms, n);
+        String lead = reader + " read key " + k + " = " + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED);
         AnomalyType t = f.type();
         if (t == AnomalyType.G1A) {
             String outcome = f.writer() == null ? "aborted (:fail)"

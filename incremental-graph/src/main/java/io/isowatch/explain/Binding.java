@@ -76,7 +76,7 @@ final class Binding {
                 sb.append('\n');
             }
             sb.append("  ").append(names.get(t.id())).append(" = ")
-                    .append(OpText.render(t.completion(), atoms, notation));
+                    .append(OpText.render(t.completion(), atoms, notation, OpText.EXPLAINED));
         }
         return sb.toString();
     }

@@ -42,7 +42,7 @@ public final class CycleDot {
             String color = quote(Palette.node(op.type()));
             sb.append("  ").append(b.name(t)).append(" [label=").append(nodeLabel(b.name(t), op, atoms, n))
                     .append(", color=").append(color).append(", fontcolor=").append(color)
-                    .append(", tooltip=").append(quote(OpText.render(op, atoms, n))).append("];\n");
+                    .append(", tooltip=").append(quote(OpText.render(op, atoms, n, OpText.EXPLAINED))).append("];\n");
         }
         for (Finding.Step s : cycle.steps()) {
             EdgeKind k = s.evidence().kind();

@@ -73,7 +73,8 @@ public final class CycleSvg {
                              double x, double y, double ux, double uy) {
         String color = Palette.node(op.type());
         out.append("  <g class=\"txn\" id=\"").append(name).append("\">\n")
-                .append("    <title>").append(escape(name + " = " + OpText.render(op, atoms, n))).append("</title>\n")
+                .append("    <title>")
+                .append(escape(name + " = " + OpText.render(op, atoms, n, OpText.EXPLAINED))).append("</title>\n")
                 .append("    <circle cx=\"").append(num(x)).append("\" cy=\"").append(num(y)).append("\" r=\"")
                 .append(num(NODE_R)).append("\" fill=\"#FFFFFF\" stroke=\"").append(color)
                 .append("\" stroke-width=\"2.5\"/>\n")

@@ -39,8 +39,9 @@ public final class FindingText {
         } else if (finding instanceof Finding.DuplicateElements d) {
             body = duplicates(d, b, atoms, n);
         } else if (finding instanceof Finding.IncompatibleOrder o) {
-            body = "Key " + atoms.render(o.key()) + " was read as " + OpText.list(o.shorter(), atoms)
-                    + " and as " + OpText.list(o.longer(), atoms) + "; neither is a prefix of the other,"
+            body = "Key " + atoms.render(o.key()) + " was read as "
+                    + OpText.list(o.shorter(), atoms, OpText.EXPLAINED)
+                    + " and as " + OpText.list(o.longer(), atoms, OpText.EXPLAINED) + "; neither is a prefix of the other,"
                     + " so no single order of appends to key " + atoms.render(o.key())
                     + " explains both reads";
         } else if (finding instanceof Finding.DirtyUpdate d) {
@@ -147,15 +148,15 @@ public final class FindingText {
         MicroOp.Read r = read(f.txn().completion(), f.mopIndex());
         String expected;
         if (n == Notation.RW_REGISTER && !f.unknownPrefix() && f.expected().length <= 1) {
-            expected = OpText.readValue(f.expected(), atoms, n);
+            expected = OpText.readValue(f.expected(), atoms, n, OpText.EXPLAINED);
         } else if (f.unknownPrefix()) {
-            String tail = OpText.list(f.expected(), atoms);
+            String tail = OpText.list(f.expected(), atoms, OpText.EXPLAINED);
             expected = f.expected().length == 0 ? "[...]" : "[... " + tail.substring(1);
         } else {
-            expected = OpText.list(f.expected(), atoms);
+            expected = OpText.list(f.expected(), atoms, OpText.EXPLAINED);
         }
         return b.name(f.txn()) + " read key " + atoms.render(r.key()) + " = "
-                + OpText.readValue(r.values(), atoms, n)
+                + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED)
                 + ", but its own earlier steps imply it should have seen " + expected;
     }
 
@@ -169,7 +170,7 @@ public final class FindingText {
         String which = parts.size() == 1 ? "element " + parts.get(0) + " appears"
                 : "elements " + join(parts) + " appear";
         return b.name(d.txn()) + " read key " + atoms.render(r.key()) + " = "
-                + OpText.readValue(r.values(), atoms, n) + ", in which " + which
+                + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED) + ", in which " + which
                 + " more than once; each element is appended only once, so a read may contain it"
                 + " at most once";
     }
@@ -178,7 +179,8 @@ public final class FindingText {
         long[] v = d.values();
         String aborted = v.length == 0 ? "an element" : atoms.render(v[0]);
         String committed = v.length == 0 ? "an element" : atoms.render(v[v.length - 1]);
-        return "Key " + atoms.render(d.key()) + " went through versions " + OpText.list(v, atoms) + ": "
+        return "Key " + atoms.render(d.key()) + " went through versions "
+                + OpText.list(v, atoms, OpText.EXPLAINED) + ": "
                 + b.name(d.aborted()) + " appended " + aborted + " and " + outcome(d.aborted().completion().type())
                 + ", yet " + b.name(d.committed()) + ", which " + outcome(d.committed().completion().type())
                 + ", appended " + committed + " after it. A committed transaction must not build on the"
@@ -194,7 +196,7 @@ public final class FindingText {
         String verb = n == Notation.RW_REGISTER ? "wrote key " + k : "appended to key " + k;
         boolean two = names.size() == 2;
         return join(names) + (two ? " both" : " all") + " read key " + k + " = "
-                + OpText.readValue(l.value(), atoms, n) + ", then " + verb
+                + OpText.readValue(l.value(), atoms, n, OpText.EXPLAINED) + ", then " + verb
                 + ", and committed: at most one of them can directly follow that version, so "
                 + (two ? "the other's update was" : "the others' updates were") + " lost";
     }

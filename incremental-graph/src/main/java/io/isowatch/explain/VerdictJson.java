@@ -37,6 +37,16 @@ public final class VerdictJson {
      */
     public static void write(JsonGenerator g, Verdict v, AtomTable atoms, double seconds) throws IOException {
         g.writeStartObject();
+        writeFields(g, v, atoms, seconds);
+        g.writeEndObject();
+    }
+
+    /**
+     * Writes the verdict's fields into the object {@code g} is writing, so that a caller can put
+     * its own fields first and stream the whole to its output: a verdict about long reads can be
+     * tens of megabytes, each finding holding its op whole.
+     */
+    public static void writeFields(JsonGenerator g, Verdict v, AtomTable atoms, double seconds) throws IOException {
         g.writeFieldName("valid");
         if (v.valid() == Validity.UNKNOWN) {
             g.writeString("unknown");
@@ -74,7 +84,6 @@ public final class VerdictJson {
         } else {
             g.writeNull();
         }
-        g.writeEndObject();
         g.writeEndObject();
     }
 

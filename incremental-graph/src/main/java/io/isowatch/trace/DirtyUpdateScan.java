@@ -103,8 +103,11 @@ final class DirtyUpdateScan {
         }
         if (status.committed(w)) {
             if (anchorFailed && !blind) {
-                long[] values = read != null ? read : trace.prefix(q + 1);
-                out.dirtyUpdate(trace.key(), Arrays.copyOfRange(values, anchorPosition, q + 1), anchorTxn, w);
+                // Only the run is copied, so the reports along a long order cost their runs, not
+                // the order's length each.
+                long[] values = read != null ? Arrays.copyOfRange(read, anchorPosition, q + 1)
+                        : trace.orderRange(anchorPosition, q + 1);
+                out.dirtyUpdate(trace.key(), values, anchorTxn, w);
             }
             anchorFailed = false;
             blind = false;

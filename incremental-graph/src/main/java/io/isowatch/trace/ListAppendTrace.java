@@ -46,6 +46,14 @@ public final class ListAppendTrace {
     private static final byte WAIT_WR = 0;
     private static final byte WAIT_RW = 1;
 
+    /**
+     * Garbage reads reported per transaction and key, when the key settles; a transaction's
+     * further elements nobody appended are left out. Each finding names the whole read, so a read
+     * of a million such elements would otherwise make a million findings of a million elements
+     * each. Reads holding up to this many are reported whole.
+     */
+    public static final int GARBAGE_REPORTED_PER_READER = 8;
+
     /** What {@link #claim} returns for an element whose writer an eviction forgot. */
     public static final int FORGOTTEN_WRITER = -1;
 
@@ -71,7 +79,12 @@ public final class ListAppendTrace {
     /** The highest transaction that claimed an element or read this key. */
     private int lastTouched = -1;
     private int firstDuplicate = Integer.MAX_VALUE;
+    /** The order's positions that repeat an earlier element; null while there are none. */
+    private RepeatRuns repeats;
     private boolean broken;
+
+    /** While the key settles: garbage reads reported so far, per reader. */
+    private LongIntMap garbageReported;
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
     /** The longest read of this key by a failed transaction (the first of its length), or null. */
@@ -124,14 +137,20 @@ public final class ListAppendTrace {
 
     /** The first {@code length} elements of the version order. */
     public long[] prefix(int length) {
-        if (length > orderSize) {
-            throw new IndexOutOfBoundsException("prefix of " + length + " from a version order of " + orderSize);
+        return orderRange(0, length);
+    }
+
+    /** The elements at positions {@code from} (inclusive) to {@code to} (exclusive) of the version order. */
+    long[] orderRange(int from, int to) {
+        if (from < 0 || from > to || to > orderSize) {
+            throw new IndexOutOfBoundsException(
+                    "positions " + from + " to " + to + " of a version order of " + orderSize);
         }
-        long[] prefix = new long[length];
-        for (int i = 0; i < length; i++) {
-            prefix[i] = order.get(i);
+        long[] range = new long[to - from];
+        for (int i = from; i < to; i++) {
+            range[i - from] = order.get(i);
         }
-        return prefix;
+        return range;
     }
 
     int orderSize() {
@@ -250,6 +269,10 @@ public final class ListAppendTrace {
             append(e);
             if (positionOf(e) != LongIntMap.MISSING) {
                 firstDuplicate = Math.min(firstDuplicate, i);
+                if (repeats == null) {
+                    repeats = new RepeatRuns();
+                }
+                repeats.add(i);
                 continue;
             }
             elements.set(e, ElementTable.POSITION, i);
@@ -285,35 +308,18 @@ public final class ListAppendTrace {
 
     /** The position of the last element that is not a repeat, or -1. */
     private int lastDistinct() {
-        return lastDistinctBefore(orderSize);
-    }
-
-    private int lastDistinctBefore(int end) {
-        for (int q = end - 1; q >= 0; q--) {
-            if (positionOf(order.get(q)) == q) {
-                return q;
-            }
-        }
-        return -1;
+        return predecessor(orderSize);
     }
 
     /** The position of the next element after position {@code p} that is not a repeat, or -1. */
     private int successor(int p) {
-        for (int q = p + 1; q < orderSize; q++) {
-            if (positionOf(order.get(q)) == q) {
-                return q;
-            }
-        }
-        return -1;
+        int q = repeats == null ? p + 1 : repeats.distinctAtOrAfter(p + 1);
+        return q < orderSize ? q : -1;
     }
 
+    /** The position of the last element before position {@code p} that is not a repeat, or -1. */
     private int predecessor(int p) {
-        for (int q = p - 1; q >= 0; q--) {
-            if (positionOf(order.get(q)) == q) {
-                return q;
-            }
-        }
-        return -1;
+        return repeats == null || p == 0 ? p - 1 : repeats.distinctAtOrBefore(p - 1);
     }
 
     /** wr: {@code reader} read {@code element} as its last. */
@@ -441,7 +447,9 @@ public final class ListAppendTrace {
      * writers take part; writers still pending never completed and are left out, as Elle leaves
      * out operations without a completion. A {@link #partial} trace places nothing: its order may end
      * short. Elements a forgotten transaction appended are not garbage, and a forgotten reader's
-     * garbage read is not reported (it could only name that reader).
+     * garbage read is not reported (it could only name that reader). Each transaction's first
+     * {@link #GARBAGE_REPORTED_PER_READER} garbage reads of the key are reported.
+     * O(order + elements read outside it).
      */
     public void settle(TxnStatus status, TraceListener out) {
         if (!broken && !partial) {
@@ -456,6 +464,7 @@ public final class ListAppendTrace {
         if (offOrder != null) {
             offOrder.forEach((e, reader) -> reportIfGarbage(reader, e, out));
         }
+        garbageReported = null;
         advanceDirtyScan(status, out, true);
         long[] walk = dirtyUpdateRead();
         if (walk != null) {
@@ -498,9 +507,21 @@ public final class ListAppendTrace {
         return true;
     }
 
-    /** Garbage: nobody appended {@code element}, not even a transaction an eviction forgot. */
+    /**
+     * Garbage: nobody appended {@code element}, not even a transaction an eviction forgot. The
+     * first {@link #GARBAGE_REPORTED_PER_READER} of a reader's are reported.
+     */
     private void reportIfGarbage(int reader, long element, TraceListener out) {
-        if (reader >= 0 && writerOf(element) == LongIntMap.MISSING && !elements.writerForgotten(element)) {
+        if (reader < 0 || writerOf(element) != LongIntMap.MISSING || elements.writerForgotten(element)) {
+            return;
+        }
+        if (garbageReported == null) {
+            garbageReported = new LongIntMap();
+        }
+        int before = garbageReported.get(reader);
+        int n = before == LongIntMap.MISSING ? 1 : before + 1;
+        garbageReported.put(reader, n);
+        if (n <= GARBAGE_REPORTED_PER_READER) {
             out.garbageRead(reader, key, element);
         }
     }

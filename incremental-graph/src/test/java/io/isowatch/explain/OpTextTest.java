@@ -10,6 +10,8 @@ import io.isowatch.history.OpType;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 class OpTextTest {
 
@@ -50,5 +52,28 @@ class OpTextTest {
         assertEquals("a 1 2", OpText.shortMop(new MicroOp.Append(1, 2), atoms, Notation.LIST_APPEND));
         assertEquals("r 1 [2 3]", OpText.shortMop(new MicroOp.Read(1, new long[] {2, 3}), atoms, Notation.LIST_APPEND));
         assertEquals("r 1 nil", OpText.shortMop(new MicroOp.Read(1, new long[0]), atoms, Notation.RW_REGISTER));
+    }
+
+    @Test
+    void list_longerThanShown_printsItsEndsAroundACountOfTheRest() {
+        long[] million = LongStream.rangeClosed(1, 1_000_000).toArray();
+        String ends = LongStream.rangeClosed(1, 50).mapToObj(Long::toString).collect(Collectors.joining(" "));
+        String tail = LongStream.rangeClosed(999_951, 1_000_000).mapToObj(Long::toString).collect(Collectors.joining(" "));
+
+        assertEquals("[" + ends + " ... 999900 more ... " + tail + "]", OpText.list(million, atoms, OpText.EXPLAINED));
+    }
+
+    @Test
+    void list_upToShown_andEveryListPrintedForAHistory_isWhole() {
+        long[] thousand = LongStream.rangeClosed(1, 1_000).toArray();
+        String whole = LongStream.rangeClosed(1, 1_000).mapToObj(Long::toString).collect(Collectors.joining(" ", "[", "]"));
+        assertEquals(whole, OpText.list(thousand, atoms, OpText.EXPLAINED));
+
+        long[] more = LongStream.rangeClosed(1, 5_000).toArray();
+        String all = LongStream.rangeClosed(1, 5_000).mapToObj(Long::toString).collect(Collectors.joining(" ", "[", "]"));
+        Op op = new Op(0, 1, OpType.OK, 0, List.of(new MicroOp.Read(1, more)));
+        assertEquals(all, OpText.list(more, atoms));
+        assertEquals("{:index 0, :time 1, :type :ok, :process 0, :f :txn, :value [[:r 1 " + all + "]]}",
+                OpText.render(op, atoms, Notation.LIST_APPEND));
     }
 }
