@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
  * {@code isowatch agent run}: runs an Elle-style workload against a target database, recording
  * every transaction through the agent's recorder into a Jepsen JSON-lines file, the durable
  * spool (shipped to Kafka when a broker is given), or both, with progress on stderr and
- * Prometheus metrics.
+ * Prometheus metrics. The agent's faults print on stderr even with {@code -q}; a run that ends
+ * with events unshipped exits {@link ExitCodes#UNSHIPPED}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, addMethodSubcommands = false,
         description = {"Runs a list-append (or rw-register) workload against a database and records the history.",
