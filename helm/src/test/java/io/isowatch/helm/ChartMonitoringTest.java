@@ -40,6 +40,7 @@ class ChartMonitoringTest {
             "isowatch_agent_transaction_latency_seconds_bucket",
             "isowatch_agent_events_shipped_total",
             "isowatch_agent_ship_errors_total",
+            "isowatch_agent_shipper_stalled",
             "isowatch_agent_spool_backlog_events");
 
     private static final Pattern METRIC = Pattern.compile("\\b(flink_[A-Za-z0-9_]+|isowatch_agent_[a-z0-9_]+)\\b");
