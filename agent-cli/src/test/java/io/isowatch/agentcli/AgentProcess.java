@@ -1,9 +1,10 @@
 package io.isowatch.agentcli;
 
+import io.isowatch.testkit.ChildJvm;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,17 +30,7 @@ final class AgentProcess implements AutoCloseable {
 
     /** Starts {@code isowatch ARGS}; stdout goes to {@code stdout}. */
     static AgentProcess start(Path stdout, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("--add-opens") || flag.startsWith("--add-exports") || flag.startsWith("-Dchronicle.")) {
-                command.add(flag);
-            }
-        }
-        command.add("-Xmx512m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(AgentMain.class.getName());
+        List<String> command = ChildJvm.command("512m", AgentMain.class);
         command.addAll(List.of(args));
         return new AgentProcess(new ProcessBuilder(command).redirectOutput(stdout.toFile()).start());
     }

@@ -14,6 +14,7 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.RetainedCheckpoints;
+import io.isowatch.testkit.ChildJvm;
 import io.isowatch.testkit.InJvmKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,13 +210,7 @@ class JobKillIT {
     private record JobProcess(Process process, Path errFile) {
 
         static JobProcess start(Path err, List<String> args) throws IOException {
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            // The launcher's JVM flags (Chronicle's, Flink's), as this JVM got them from the pom.
-            ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                    .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle"))
-                    .forEach(command::add);
-            command.add("-Xmx1g");
+            List<String> command = ChildJvm.command("1g");
             command.add("-jar");
             command.add(JAR.toString());
             command.addAll(args);

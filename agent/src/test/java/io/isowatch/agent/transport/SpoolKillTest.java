@@ -1,15 +1,14 @@
 package io.isowatch.agent.transport;
 
-import io.isowatch.testkit.InJvmKafka;
-
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.testkit.ChildJvm;
+import io.isowatch.testkit.InJvmKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,17 +34,7 @@ class SpoolKillTest {
 
     /** Starts the child JVM with this JVM's class path and the module flags Chronicle needs. */
     private static Process startChild(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String flag : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (flag.startsWith("--add-opens") || flag.startsWith("--add-exports") || flag.startsWith("-Dchronicle.")) {
-                command.add(flag);
-            }
-        }
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(SpoolWriterMain.class.getName());
+        List<String> command = ChildJvm.command("256m", SpoolWriterMain.class);
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
