@@ -5,7 +5,8 @@
 # a third and at two thirds of the run and started again at once (it resumes from its latest
 # checkpoint on its own). Every 10 s the job's checkpoint figures are read from its Prometheus
 # endpoint. At the end the alerts topic is compared one for one, by id, with `check`'s findings on
-# the history the agent recorded (bench AlertParity).
+# the history the agent recorded (bench AlertParity; the topic's ids are kept in alerts.ids, so the
+# comparison can be run again after the broker is gone).
 #   bench/soak-job-kill.sh [DURATION_S=1800] [RATE=10000] [OUT=/tmp/isowatch-soak]
 # Needs cli/target/isowatch-cli.jar and bench/target/benchmarks.jar (./mvnw -B -ntp package -DskipTests);
 # both are copied first, so a rebuild during the run changes nothing.
@@ -91,5 +92,6 @@ echo "checkpoint directory: $(du -sh "$out/checkpoints" | cut -f1), $(ls "$out/c
 awk -F'\t' 'NR > 1 && $2 != "-" {n++; if ($4 + 0 > maxs) maxs = $4 + 0; if ($6 + 0 > maxd) maxd = $6 + 0; fail = $3}
   END {printf "checkpoint samples: %d; largest last checkpoint %.1f MB; longest %d ms; failed (last run) %s\n", n, maxs / 1e6, maxd, fail}' \
   "$out/checkpoints.tsv"
-JAVA_TOOL_OPTIONS= java -Xmx12g -cp "$out/bench.jar" io.isowatch.bench.AlertParity "$out/history.jsonl" soak "$bootstrap" \
-  isowatch.alerts "$models" | tee "$out/parity.txt"
+java -cp "$out/bench.jar" io.isowatch.bench.AlertParity --save "$bootstrap" isowatch.alerts "$out/alerts.ids"
+java -Xmx12g -cp "$out/bench.jar" io.isowatch.bench.AlertParity "$out/history.jsonl" soak --ids "$out/alerts.ids" \
+  "$models" | tee "$out/parity.txt"

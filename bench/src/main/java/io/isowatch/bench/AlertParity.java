@@ -25,12 +25,16 @@ import java.util.TreeMap;
 /**
  * Compares the alerts a job delivered to its topic with the findings {@code check} makes of the
  * same history, one for one by stable id. Usage: {@code AlertParity HISTORY AGENT_ID BOOTSTRAP
- * ALERTS_TOPIC MODELS}, or {@code AlertParity --count BOOTSTRAP ALERTS_TOPIC} for the number of
- * records in the topic alone. Prints, per anomaly type, the findings offline, those delivered live,
+ * ALERTS_TOPIC MODELS} (or {@code --ids FILE} for BOOTSTRAP ALERTS_TOPIC: the ids saved before),
+ * {@code AlertParity --count BOOTSTRAP ALERTS_TOPIC} for the number of records in the topic alone,
+ * {@code AlertParity --save BOOTSTRAP ALERTS_TOPIC FILE} to keep the topic's ids in a file. Prints, per anomaly type, the findings offline, those delivered live,
  * those delivered live that the offline check does not make (must be none: a false alarm) and the
  * records that repeated an id; exits 1 when any live finding is not an offline one.
  */
 public final class AlertParity {
+
+    /** Per finding: found during the stream or only at the end (finish), and its transactions' time span. */
+    private static final Map<String, String> SPAN = new HashMap<>();
 
     private AlertParity() {
     }
@@ -40,10 +44,21 @@ public final class AlertParity {
             System.out.println(liveRecords(args[1], args[2]).values().stream().mapToLong(Integer::longValue).sum());
             return;
         }
+        if (args[0].equals("--save")) {
+            // One line per record: the alert id. Kept beside the history, the comparison can be run again.
+            List<String> lines = new java.util.ArrayList<>();
+            liveRecords(args[1], args[2]).forEach((id, n) -> {
+                for (int i = 0; i < n; i++) {
+                    lines.add(id);
+                }
+            });
+            java.nio.file.Files.write(Path.of(args[3]), lines);
+            return;
+        }
         Path history = Path.of(args[0]);
         String agent = args[1];
-        Map<String, String> offline = offlineFindings(history, agent, args[4]);
-        Map<String, Integer> live = liveRecords(args[2], args[3]);
+        Map<String, String> offline = offlineFindings(history, agent, args[4], SPAN);
+        Map<String, Integer> live = args[2].equals("--ids") ? savedRecords(Path.of(args[3])) : liveRecords(args[2], args[3]);
         Map<String, int[]> byType = new TreeMap<>();
         offline.forEach((id, type) -> byType.computeIfAbsent(type, t -> new int[4])[0]++);
         long records = 0;
@@ -64,24 +79,45 @@ public final class AlertParity {
         byType.forEach((type, row) -> System.out.printf("%-28s %,10d %,10d %,10d %,10d%n", type, row[0], row[1], row[2], row[3]));
         System.out.printf("all: %,d offline, %,d live (%,d records), %,d live-only, %,d offline-only%n", offline.size(),
                 live.size(), records, liveOnly, offline.keySet().stream().filter(id -> !live.containsKey(id)).count());
+        System.out.println("offline-only, with when the check found it and the wall-clock span of its transactions:");
+        offline.keySet().stream().filter(id -> !live.containsKey(id)).sorted()
+                .forEach(id -> System.out.println("  " + id + " " + offline.get(id) + " " + SPAN.get(id)));
         System.exit(liveOnly == 0 ? 0 : 1);
     }
 
     /** Each finding's id, with its type, as the job computes ids for the agent's history. */
-    private static Map<String, String> offlineFindings(Path history, String agent, String models) throws Exception {
+    private static Map<String, String> offlineFindings(Path history, String agent, String models,
+                                                       Map<String, String> spans) throws Exception {
         AtomTable atoms = new AtomTable();
         CheckerOptions options = CheckerOptionsReader.read(Map.of(CheckerOptionsReader.CONSISTENCY_MODELS, models),
                 key -> "option " + key);
         Map<String, String> found = new HashMap<>();
-        IncrementalChecker checker = new IncrementalChecker(options, atoms,
-                (Finding f) -> found.put(FindingId.of(f, atoms, agent), f.type().elleName()));
+        boolean[] finishing = {false};
+        IncrementalChecker checker = new IncrementalChecker(options, atoms, (Finding f) -> {
+            String id = FindingId.of(f, atoms, agent);
+            found.put(id, f.type().elleName());
+            long first = f.txns().stream().mapToLong(t -> t.invokeTime()).min().orElse(0);
+            long last = f.txns().stream().mapToLong(t -> t.completion().time()).max().orElse(0);
+            spans.put(id, (finishing[0] ? "at the end" : "streamed") + ", " + java.time.Instant.ofEpochMilli(first / 1_000_000)
+                    + " .. " + java.time.Instant.ofEpochMilli(last / 1_000_000) + " (" + (last - first) / 1_000_000 + " ms)");
+        });
         try (HistoryReader reader = HistoryReader.open(history, atoms)) {
             for (Op op = reader.next(); op != null; op = reader.next()) {
                 checker.accept(op);
             }
         }
+        finishing[0] = true;
         checker.finish();
         return found;
+    }
+
+    /** Records per alert id in a file {@code --save} wrote. */
+    private static Map<String, Integer> savedRecords(Path ids) throws java.io.IOException {
+        Map<String, Integer> records = new HashMap<>();
+        for (String id : java.nio.file.Files.readAllLines(ids)) {
+            records.merge(id, 1, Integer::sum);
+        }
+        return records;
     }
 
     /** Records per alert id in the topic, read from its start to its end. */
