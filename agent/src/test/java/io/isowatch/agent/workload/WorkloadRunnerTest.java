@@ -69,7 +69,13 @@ class WorkloadRunnerTest {
                 .withDuration(Duration.ofSeconds(1));
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", new InMemoryEventLog())).run();
-        assertTrue(r.txns() > 1_500 && r.txns() < 2_300, "about 2,000 transactions: " + r.txns());
+        // What this machine manages unlimited, now: a busy machine may not reach 2,000 in a second,
+        // and that is no fault of the limiter.
+        WorkloadResult unlimited = new WorkloadRunner(options.withRate(0), EmbeddedStoreClient.factory(store(0, 0)),
+                new HistoryRecorder("a", new InMemoryEventLog())).run();
+        long floor = Math.min(1_500, unlimited.txns() * 3 / 4);
+        assertTrue(r.txns() > floor && r.txns() < 2_300, "about 2,000 transactions (at least " + floor
+                + ", this machine running " + unlimited.txns() + " unlimited): " + r.txns());
     }
 
     @Test
