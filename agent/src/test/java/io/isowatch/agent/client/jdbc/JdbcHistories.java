@@ -113,7 +113,7 @@ final class JdbcHistories {
                 .withTxnLimit(TXNS)
                 // A cap, not a measure: the run ends at TXNS, which a quiet machine reaches in well
                 // under a minute; a busy one (a build beside it) took 90 s for half of them in DuckDB.
-                .withDuration(Duration.ofSeconds(300))
+                .withDuration(Duration.ofSeconds(200))
                 .withSeed(seed);
     }
 
@@ -166,7 +166,7 @@ final class JdbcHistories {
 
     /**
      * How long one run may take before the test fails instead of hanging the build. The
-     * workload's own 90 s deadline ends runs whose clients are running; a client waiting inside
+     * workload's own 200 s cap ends runs whose clients are running; a client waiting inside
      * the engine for a lock that is never granted never sees it (HSQLDB, docs/findings.md). An
      * engine with a {@link StallWatch.Breaker} ends such waits, or fails the run, long before.
      */
