@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -114,12 +115,17 @@ class LoopbackOnlyIT {
         InJvmKafka kafka = InJvmKafka.shared();
         String topic = "loopback-only-history";
         kafka.createTopic(topic, 1);
+        // The job's start-up check wants all three of its topics.
+        kafka.createTopic("loopback-only-alerts", 1);
+        kafka.createTopic("loopback-only-dead-letters", 1);
         int metricsPort = freePort();
         CompletableFuture<CheckCommandTest.Run> run;
         Set<Listener> opened;
         try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
             run = CompletableFuture.supplyAsync(() -> CheckCommandTest.run("job", "--bootstrap-servers",
-                    kafka.bootstrapServers(), "--history-topic", topic, "--checkpoint-interval", "0",
+                    kafka.bootstrapServers(), "--history-topic", topic, "--alerts-topic", "loopback-only-alerts",
+                    "--dead-letter-topic", "loopback-only-dead-letters", "--checkpoint-interval", "0",
+                    "--checkpoint-dir", Path.of("target", "loopback-only-checkpoints").toString(),
                     "--metrics-port", Integer.toString(metricsPort)));
             String rest = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
