@@ -9,7 +9,6 @@ import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.KafkaPreflight;
 import io.isowatch.job.RetainedCheckpoints;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -153,7 +152,7 @@ final class JobCommand implements Callable<Integer> {
                 job.getJobExecutionResult().get();
                 return ExitCodes.VALID;
             } catch (ExecutionException e) {
-                err.println(COMMAND + ": the checker job " + (watch.ended() == JobStatus.CANCELED ? "was cancelled"
+                err.println(COMMAND + ": the checker job " + (JobWatch.isCancellation(e) ? "was cancelled"
                         : "failed for good after " + watch.restarts() + " restart(s)") + ": " + JobWatch.cause(e)
                         + "; its checkpoints stay in " + options.checkpointUri() + " and the next start resumes there");
                 err.flush();

@@ -79,7 +79,8 @@ final class JobWatch implements AutoCloseable {
         }
     }
 
-    private static boolean isCancellation(Throwable failure) {
+    /** Whether the job's failure says it was cancelled rather than failed. */
+    static boolean isCancellation(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t.getClass().getSimpleName().equals("JobCancellationException")) {
                 return true;
