@@ -132,8 +132,8 @@ public final class CheckerJob {
         conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         // Keyed by history, every task feeds every checker task: the job is one failover region
-        // anyway. Restarting it whole makes a restart a change of the job's status (RESTARTING),
-        // which the launcher reports; a region restart would leave the job RUNNING and say nothing.
+        // anyway. Restarting it whole makes a restart show in the job's status (RESTARTING, in the
+        // web UI, the REST API and the Kubernetes operator); a region restart leaves it RUNNING.
         conf.set(JobManagerOptions.EXECUTION_FAILOVER_STRATEGY, "full");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, options.maxRestarts() == 0 ? "none" : "failure-rate");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FAILURE_RATE_MAX_FAILURES_PER_INTERVAL, options.maxRestarts());
