@@ -17,6 +17,7 @@ import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.history.ProcessFault;
+import io.isowatch.trace.ReadSettling;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -68,6 +69,8 @@ public final class IncrementalChecker {
     private final MutableDependencyGraph graph;
     private final CycleFinder cycles;
     private Inference inference;
+    /** Whether garbage reads are judged at completion (the agent protocol) or at the end. */
+    private final ReadSettling settling = ReadSettling.atTheEnd();
     private final SessionOrder sessions;
     private final Context context = new Context();
     private final CycleFinder.CycleExplainer cycleExplainer = new CycleFindings();
@@ -117,8 +120,8 @@ public final class IncrementalChecker {
         this.cycles = new CycleFinder(graph, realtime, process, options.cycleSearchBudget(),
                 options.cycleSearchTimeoutMillis());
         this.inference = options.workload() == Workload.RW_REGISTER
-                ? new RegisterInference(context, options.registerOptions())
-                : new ListAppendInference(context);
+                ? new RegisterInference(context, options.registerOptions(), settling)
+                : new ListAppendInference(context, settling);
     }
 
     /** Checks with the given options and collects nothing while streaming. */
@@ -152,11 +155,48 @@ public final class IncrementalChecker {
             throw new IllegalStateException("historyTruncated() after " + events + " events: call it before the first");
         }
         truncated = true;
+        settling.stop();
         if (options.workload() == Workload.RW_REGISTER) {
             // Whether Elle keeps an assumed version-order source depends on the whole history
             // (RegisterInference#forgetAssumedSources); seen from a cut, it cannot be told.
-            inference = new RegisterInference(context, RegisterOptions.NONE);
+            inference = new RegisterInference(context, RegisterOptions.NONE, settling);
         }
+    }
+
+    /**
+     * Declares that the history keeps the agent protocol (decision 0016): every invocation is
+     * recorded, with the values it writes, before its operation starts; events come in the
+     * order they were recorded, none missing; every transaction completes or is marked
+     * {@code :info}. A garbage read is then final at its reader's completion, and reported then
+     * instead of at {@link #finish()}: an invocation that could claim the element later was
+     * recorded after the read returned, so it did not write what was read. Every other finding is
+     * unchanged. Call before the first event, on a checker that sees the history from its
+     * start; call {@link #agentProtocolBroken()} if a later event shows otherwise.
+     *
+     * @throws IllegalStateException after the first event, or on a truncated history
+     */
+    public void followAgentProtocol() {
+        if (events > 0 || truncated) {
+            throw new IllegalStateException(events > 0
+                    ? "followAgentProtocol() after " + events + " events: call it before the first"
+                    : "followAgentProtocol() on a truncated history: the protocol needs the history from its first event");
+        }
+        settling.followAgentProtocol();
+    }
+
+    /**
+     * The history as fed no longer keeps the agent protocol (the stream job skipped an event that
+     * never came): garbage reads of later completions wait for {@link #finish()} again. Those
+     * already reported stay: they were judged on a prefix that kept it. A completion without an
+     * invocation breaks it too, and is noticed here.
+     */
+    public void agentProtocolBroken() {
+        settling.stop();
+    }
+
+    /** Whether garbage reads are judged at their reader's completion now ({@link #followAgentProtocol()}). */
+    public boolean judgesReadsAtCompletion() {
+        return settling.live();
     }
 
     /**
@@ -330,6 +370,9 @@ public final class IncrementalChecker {
         inference.invoked(id, invocation, false);
         sessions.invokedAtUnknownTime(id);
         unseenInvocations++;
+        // Under the agent protocol every invocation is recorded: this one was not, so its claims
+        // came late and reads judged so far could not have seen them.
+        settling.stop();
         return id;
     }
 
@@ -424,6 +467,10 @@ public final class IncrementalChecker {
             unverifiable++;
             return;
         }
+        keep(finding);
+    }
+
+    private void keep(Finding finding) {
         findings.add(finding);
         listener.accept(finding);
     }
@@ -564,6 +611,11 @@ public final class IncrementalChecker {
         @Override
         public void report(Finding finding) {
             IncrementalChecker.this.report(finding);
+        }
+
+        @Override
+        public void reportJudgedAtCompletion(Finding finding) {
+            keep(finding);
         }
 
         @Override

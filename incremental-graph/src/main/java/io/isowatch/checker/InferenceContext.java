@@ -19,6 +19,14 @@ interface InferenceContext extends TxnStatus {
     void report(Finding finding);
 
     /**
+     * Reports a garbage read judged at its reader's completion under the agent protocol
+     * ({@link io.isowatch.trace.ReadSettling}): it rests on claims the checker knows all of, so
+     * it stands even in a history the checker sees truncated, where other garbage reads are
+     * only counted.
+     */
+    void reportJudgedAtCompletion(Finding finding);
+
+    /**
      * Leaves the dirty updates reported so far on {@code key} out of the verdict; they stay
      * reported (see {@link io.isowatch.trace.TraceListener#dirtyUpdatesSuperseded}).
      */

@@ -11,6 +11,7 @@ import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.trace.ListAppendTrace;
 import io.isowatch.trace.ListAppendTraces;
+import io.isowatch.trace.ReadSettling;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +27,18 @@ import java.util.List;
 final class ListAppendInference implements Inference {
 
     private final InferenceContext context;
-    private final ListAppendTraces traces = new ListAppendTraces();
+    private final ListAppendTraces traces;
     private final TraceFindings findings;
     private final LostUpdates lostUpdates = new LostUpdates();
 
     ListAppendInference(InferenceContext context) {
+        this(context, ReadSettling.atTheEnd());
+    }
+
+    /** An inference whose traces judge garbage reads as {@code settling} says. */
+    ListAppendInference(InferenceContext context, ReadSettling settling) {
         this.context = context;
+        this.traces = new ListAppendTraces(settling);
         this.findings = new TraceFindings(context);
     }
 

@@ -7,6 +7,7 @@ import io.isowatch.graph.EdgeKind;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.MicroOpList;
 import io.isowatch.history.Op;
+import io.isowatch.trace.ReadSettling;
 import io.isowatch.trace.RegisterTrace;
 import io.isowatch.trace.TraceListener;
 
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Elle's rw-register inference: wr edges from the unique write a read saw, and ww and rw edges
@@ -41,6 +43,9 @@ final class RegisterInference implements Inference {
     /** The sources assumed; none once a transaction was evicted ({@link #forgetAssumedSources}). */
     private RegisterOptions options;
     private final TraceFindings findings;
+    private final ReadSettling settling;
+    /** Made once: a lambda written at the lookup would be a new object per miss. */
+    private final Function<Long, RegisterTrace> newTrace;
     private final LostUpdates lostUpdates = new LostUpdates();
     private Map<Long, RegisterTrace> traces = new HashMap<>();
     /** sequential-keys: per process, the last committed transaction's final value of each key. */
@@ -55,8 +60,15 @@ final class RegisterInference implements Inference {
 
 
     RegisterInference(InferenceContext context, RegisterOptions options) {
+        this(context, options, ReadSettling.atTheEnd());
+    }
+
+    /** An inference whose traces judge garbage reads as {@code settling} says. */
+    RegisterInference(InferenceContext context, RegisterOptions options, ReadSettling settling) {
         this.context = context;
         this.options = options;
+        this.settling = settling;
+        this.newTrace = key -> new RegisterTrace(key, settling);
         this.findings = new TraceFindings(context);
     }
 
@@ -71,7 +83,7 @@ final class RegisterInference implements Inference {
         int slot = (int) key & (RECENT_SLOTS - 1);
         RegisterTrace t = recent[slot];
         if (t == null || t.key() != key) {
-            t = traces.computeIfAbsent(key, RegisterTrace::new);
+            t = traces.computeIfAbsent(key, newTrace);
             recent[slot] = t;
         }
         return t;
@@ -456,6 +468,8 @@ final class RegisterInference implements Inference {
         for (Map.Entry<Long, RegisterTrace> e : traces.entrySet()) {
             if (e.getValue().evictBelow(cut)) {
                 kept.put(e.getKey(), e.getValue());
+            } else {
+                settling.dropped(e.getKey());
             }
         }
         traces = kept; // a new map, sized for what is kept

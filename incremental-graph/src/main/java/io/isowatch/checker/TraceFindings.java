@@ -41,6 +41,13 @@ final class TraceFindings implements TraceListener {
     }
 
     @Override
+    public void garbageReadAtCompletion(int reader, long key, long element) {
+        Txn r = context.txn(reader);
+        context.reportJudgedAtCompletion(new Finding.BadRead(AnomalyType.GARBAGE_READ, r, readHolding(r, key, element),
+                element, null));
+    }
+
+    @Override
     public void abortedRead(int reader, long key, long element, int writer) {
         Txn r = context.txn(reader);
         context.report(new Finding.BadRead(AnomalyType.G1A, r, readHolding(r, key, element), element,

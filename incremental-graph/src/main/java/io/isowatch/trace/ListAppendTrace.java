@@ -83,19 +83,26 @@ public final class ListAppendTrace {
     private RepeatRuns repeats;
     private boolean broken;
 
-    /** While the key settles: garbage reads reported so far, per reader. */
+    /** Garbage reads reported so far, per reader: while the key settles, or all along when reads are judged at completion. */
     private LongIntMap garbageReported;
+    /** When reads are judged at completion: whether this trace knows every claim on its key (see {@link ReadSettling}). */
+    private final ReadSettling settling;
+    private boolean knowsEveryClaim;
+    /** Elements already judged garbage at their first reader's completion; settling skips them. Null while none. */
+    private LongIntMap judgedGarbage;
 
     private final DirtyUpdateScan dirtyUpdates = new DirtyUpdateScan();
     /** The longest read of this key by a failed transaction (the first of its length), or null. */
     private long[] longestFailedRead;
 
     /** {@code partial}: made after an eviction, which may have lost reads of this key (see {@link #partial}). */
-    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists, boolean partial) {
+    ListAppendTrace(long key, WaiterPool waiters, IntListPool lists, boolean partial, ReadSettling settling) {
         this.key = key;
         this.waiters = waiters;
         this.lists = lists;
         this.partial = partial;
+        this.settling = settling;
+        this.knowsEveryClaim = settling.knowsEveryClaimOf(key);
     }
 
     public long key() {
@@ -257,6 +264,26 @@ public final class ListAppendTrace {
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
+            judgeAtCompletion(reader, e, out);
+        }
+    }
+
+    /**
+     * Under the agent protocol, with every claim on this key known: an element its first reader
+     * saw that no invocation so far claims was written by nobody, and is reported now rather than
+     * when the key settles ({@link ReadSettling}).
+     */
+    private void judgeAtCompletion(int reader, long element, TraceListener out) {
+        if (!knowsEveryClaim || !settling.live() || writerOf(element) != LongIntMap.MISSING
+                || elements.writerForgotten(element)) {
+            return;
+        }
+        if (judgedGarbage == null) {
+            judgedGarbage = new LongIntMap();
+        }
+        judgedGarbage.put(element, 1);
+        if (countGarbage(reader) <= GARBAGE_REPORTED_PER_READER) {
+            out.garbageReadAtCompletion(reader, key, element);
         }
     }
 
@@ -278,11 +305,13 @@ public final class ListAppendTrace {
             elements.set(e, ElementTable.POSITION, i);
             elements.set(e, ElementTable.REVEALER, reader);
             // An element nobody has claimed yet may still be claimed by a later invocation (a
-            // read from the future is a realtime anomaly, not garbage): settle() decides.
+            // read from the future is a realtime anomaly, not garbage): settle() decides, unless
+            // the history keeps the agent protocol, which rules such a claim out.
             int w = writerOf(e);
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
+            judgeAtCompletion(reader, e, out);
             if (!frontierReleased) {
                 // Readers of the old last element (or of the empty list) did not see this one.
                 for (int f = 0; f < lists.size(frontier); f++) {
@@ -465,6 +494,7 @@ public final class ListAppendTrace {
             offOrder.forEach((e, reader) -> reportIfGarbage(reader, e, out));
         }
         garbageReported = null;
+        judgedGarbage = null;
         advanceDirtyScan(status, out, true);
         long[] walk = dirtyUpdateRead();
         if (walk != null) {
@@ -512,18 +542,24 @@ public final class ListAppendTrace {
      * first {@link #GARBAGE_REPORTED_PER_READER} of a reader's are reported.
      */
     private void reportIfGarbage(int reader, long element, TraceListener out) {
-        if (reader < 0 || writerOf(element) != LongIntMap.MISSING || elements.writerForgotten(element)) {
+        if (reader < 0 || writerOf(element) != LongIntMap.MISSING || elements.writerForgotten(element)
+                || (judgedGarbage != null && judgedGarbage.containsKey(element))) {
             return;
         }
+        if (countGarbage(reader) <= GARBAGE_REPORTED_PER_READER) {
+            out.garbageRead(reader, key, element);
+        }
+    }
+
+    /** Counts one more garbage read of {@code reader}'s and returns how many it has now. */
+    private int countGarbage(int reader) {
         if (garbageReported == null) {
             garbageReported = new LongIntMap();
         }
         int before = garbageReported.get(reader);
         int n = before == LongIntMap.MISSING ? 1 : before + 1;
         garbageReported.put(reader, n);
-        if (n <= GARBAGE_REPORTED_PER_READER) {
-            out.garbageRead(reader, key, element);
-        }
+        return n;
     }
 
     /** True when two reads of this key contradicted each other (incompatible-order). */
@@ -590,6 +626,16 @@ public final class ListAppendTrace {
         readers = new IntList(1);
         dirtyUpdates.evictBelow(cut);
         lastTouched -= cut;
+        if (garbageReported != null) {
+            // Counts of forgotten readers go; their judged elements stay judged (they name no transaction).
+            LongIntMap counts = new LongIntMap();
+            garbageReported.forEach((reader, n) -> {
+                if (reader >= cut) {
+                    counts.put(reader - cut, n);
+                }
+            });
+            garbageReported = counts;
+        }
     }
 
     private void placeUnreadAppends(TxnStatus status, TraceListener out) {

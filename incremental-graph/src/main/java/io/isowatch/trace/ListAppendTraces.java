@@ -16,6 +16,17 @@ public final class ListAppendTraces {
     /** Every trace's frontier in one arena: most hold one reader or none, which costs no arena space. */
     private IntListPool lists = new IntListPool();
     private boolean evicted;
+    private final ReadSettling settling;
+
+    /** Traces whose garbage reads wait for the end of the history. */
+    public ListAppendTraces() {
+        this(ReadSettling.atTheEnd());
+    }
+
+    /** Traces whose garbage reads are judged as {@code settling} says. */
+    public ListAppendTraces(ReadSettling settling) {
+        this.settling = settling;
+    }
 
     /** The trace of {@code key}, created when absent. */
     public ListAppendTrace trace(long key) {
@@ -23,7 +34,7 @@ public final class ListAppendTraces {
         if (slot != LongIntMap.MISSING) {
             return traces.get(slot);
         }
-        ListAppendTrace t = new ListAppendTrace(key, waiters, lists, evicted);
+        ListAppendTrace t = new ListAppendTrace(key, waiters, lists, evicted, settling);
         slots.put(key, traces.size());
         traces.add(t);
         return t;
@@ -63,6 +74,8 @@ public final class ListAppendTraces {
                 t.evictBelow(cut, keptWaiters, keptLists);
                 keptSlots.put(t.key(), kept.size());
                 kept.add(t);
+            } else {
+                settling.dropped(t.key());
             }
         }
         slots = keptSlots;

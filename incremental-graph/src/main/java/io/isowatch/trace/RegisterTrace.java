@@ -43,8 +43,13 @@ public final class RegisterTrace {
     private static final byte WRITER_FINAL = 2;
     /** The version's first reader was forgotten by {@link #evictBelow}: findings that name its first reader are lost. */
     private static final byte FIRST_READER_FORGOTTEN = 4;
+    /** The version was judged garbage at its first reader's completion ({@link ReadSettling}); settling skips it. */
+    private static final byte GARBAGE_JUDGED = 8;
 
     private final long key;
+    private final ReadSettling settling;
+    /** False once an eviction forgot a version's writer: a later read of that value must not be judged at completion. */
+    private boolean knowsEveryClaim;
     private LongIntMap nodeOf = new LongIntMap();
     /** Committed transactions whose last write of this key is some version: nil precedes them all. */
     private IntList finalWriters = new IntList();
@@ -68,8 +73,16 @@ public final class RegisterTrace {
 
     private int markEpoch;
 
+    /** A trace whose garbage reads wait for the end of the history. */
     public RegisterTrace(long key) {
+        this(key, ReadSettling.atTheEnd());
+    }
+
+    /** A trace whose garbage reads are judged as {@code settling} says. */
+    public RegisterTrace(long key, ReadSettling settling) {
         this.key = key;
+        this.settling = settling;
+        this.knowsEveryClaim = settling.knowsEveryClaimOf(key);
         addVersion(TraceListener.NIL);
     }
 
@@ -238,6 +251,7 @@ public final class RegisterTrace {
             return;
         }
         int v = node(value);
+        judgeAtCompletion(v, reader, out);
         readers[v] = lists.add(readers[v], reader);
         badRead(v, reader, status, out);
         int writer = writers[v];
@@ -260,8 +274,22 @@ public final class RegisterTrace {
      */
     public void committedLaterRead(int reader, long value, TxnStatus status, TraceListener out) {
         int v = node(value);
+        judgeAtCompletion(v, reader, out);
         laterReaders[v] = lists.add(laterReaders[v], reader);
         badRead(v, reader, status, out);
+    }
+
+    /**
+     * Under the agent protocol, with every claim on this key known: a value whose first reader
+     * this is, and which no invocation so far writes, was written by nobody; reported now rather
+     * than when the history settles ({@link ReadSettling}).
+     */
+    private void judgeAtCompletion(int v, int reader, TraceListener out) {
+        if (knowsEveryClaim && settling.live() && writers[v] < 0 && firstReader(v) < 0
+                && !is(v, FIRST_READER_FORGOTTEN)) {
+            flags[v] |= GARBAGE_JUDGED;
+            out.garbageReadAtCompletion(reader, key, values[v]);
+        }
     }
 
     /** G1a (its writer aborted) and G1b (an intermediate write): Elle checks them independently. */
@@ -414,6 +442,9 @@ public final class RegisterTrace {
         int rows = 0;
         for (int n = 0; n < versions; n++) {
             row[n] = n == NIL || keeps(n, cut) ? rows++ : -1;
+            if (row[n] < 0 && writers[n] >= 0) {
+                knowsEveryClaim = false; // the value's writer goes with its row: a later read of it would look unwritten
+            }
         }
         if (rows == 1 && !retains(lists, readers[NIL], cut) && !retains(finalWriters, cut)) {
             return false;
@@ -505,7 +536,7 @@ public final class RegisterTrace {
     public void settle(TraceListener out) {
         for (int n = 1; n < versions; n++) {
             int reader = namedReader(n);
-            if (writers[n] < 0 && reader >= 0) {
+            if (writers[n] < 0 && reader >= 0 && !is(n, GARBAGE_JUDGED)) {
                 out.garbageRead(reader, key, values[n]);
             }
         }

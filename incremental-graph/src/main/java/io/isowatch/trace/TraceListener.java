@@ -16,6 +16,13 @@ public interface TraceListener {
     /** {@code reader} read {@code element} of {@code key}, which no transaction ever appended. */
     void garbageRead(int reader, long key, long element);
 
+    /**
+     * As {@link #garbageRead}, judged at the reader's completion under the agent protocol
+     * ({@link ReadSettling}): no invocation recorded before the read returned claims the element.
+     * Only a trace that knows every claim on its key judges so.
+     */
+    void garbageReadAtCompletion(int reader, long key, long element);
+
     /** {@code reader} read {@code element}, appended by {@code writer}, which aborted (G1a). */
     void abortedRead(int reader, long key, long element, int writer);
 

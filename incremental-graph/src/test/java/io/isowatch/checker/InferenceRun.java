@@ -227,6 +227,11 @@ final class InferenceRun implements InferenceContext {
     }
 
     @Override
+    public void reportJudgedAtCompletion(Finding finding) {
+        report(finding);
+    }
+
+    @Override
     public void report(Finding finding) {
         if (truncated && finding.type() == AnomalyType.GARBAGE_READ) {
             unverifiable++;

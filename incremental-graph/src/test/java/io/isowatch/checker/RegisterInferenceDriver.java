@@ -182,6 +182,11 @@ final class RegisterInferenceDriver implements InferenceContext {
     }
 
     @Override
+    public void reportJudgedAtCompletion(Finding finding) {
+        report(finding);
+    }
+
+    @Override
     public void report(Finding finding) {
         finding.txns().forEach(t -> original(t.id()));
         if (evicted > 0 && finding instanceof Finding.BadRead b && b.type() == AnomalyType.GARBAGE_READ) {

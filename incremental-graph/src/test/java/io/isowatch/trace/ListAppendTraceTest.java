@@ -48,6 +48,10 @@ class ListAppendTraceTest {
         }
 
         @Override
+        public void garbageReadAtCompletion(int reader, long key, long element) {
+        }
+
+        @Override
         public void abortedRead(int reader, long key, long element, int writer) {
         }
 
@@ -83,7 +87,7 @@ class ListAppendTraceTest {
      */
     @Test
     void readBeyondABrokenKeysOrder_withARepeatPastItsEnd_holdsDuplicates() {
-        ListAppendTrace trace = new ListAppendTrace(0, new WaiterPool(), new IntListPool(), false);
+        ListAppendTrace trace = new ListAppendTrace(0, new WaiterPool(), new IntListPool(), false, ReadSettling.atTheEnd());
         Duplicates out = new Duplicates();
         for (int t = 0; t < 3; t++) {
             trace.claim(t + 1, t, false, out);

@@ -89,6 +89,10 @@ class RegisterTraceTest {
             throw new AssertionError("garbage read");
         }
 
+        public void garbageReadAtCompletion(int reader, long key, long element) {
+            throw new AssertionError("garbage read at completion");
+        }
+
         public void abortedRead(int reader, long key, long element, int writer) {
             throw new AssertionError("aborted read");
         }
