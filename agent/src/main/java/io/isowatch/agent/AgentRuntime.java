@@ -122,7 +122,10 @@ public final class AgentRuntime implements AutoCloseable {
             String id = agentId(options, last);
             long earlier = last == null ? 0 : last.sequence() + 1;
             EventLog log = logs.isEmpty() ? new Discard() : logs.size() == 1 ? logs.get(0) : new TeeEventLog(logs);
-            HistoryRecorder recorder = HistoryRecorder.builder(id, log).metrics(metrics).firstSequence(earlier).build();
+            // The agent keeps the agent protocol (decision 0016): its runner invokes through the
+            // recorder before each transaction runs, and a crash's open transactions end :info below.
+            HistoryRecorder recorder = HistoryRecorder.builder(id, log).metrics(metrics).firstSequence(earlier)
+                    .declaresAgentProtocol(true).build();
             opened.removeAll(logs); // the recorder closes its logs
             opened.add(0, recorder);
             long firstProcess = earlier;

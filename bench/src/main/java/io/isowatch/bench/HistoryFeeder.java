@@ -29,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * nanoseconds (strictly increasing within an agent, as the recorder stamps them), so the job's
  * event time, watermarks and the alerts' detection delays refer to real time. The index, process
  * and values stay the generator's, so each agent's history remains a valid history whose only
- * anomalies are the injected stale reads.
+ * anomalies are the injected stale reads. Each history's first event declares the agent protocol,
+ * which the generator keeps as an agent does.
  *
  * <p><b>Rate.</b> Transactions (completions) are sent so that after {@code t} seconds about
  * {@code rate × t} have gone, except that arrears of more than one second's worth (a slow
@@ -145,6 +146,10 @@ final class HistoryFeeder implements AutoCloseable {
                 lastTime[a] = time;
                 Op op = new Op(generated.index(), time, generated.type(), generated.process(), generated.value());
                 HistoryEvent event = new HistoryEvent(agents[a], op.index(), op);
+                if (op.index() == 0) {
+                    // The generator keeps the agent protocol as an agent does: each invocation before its effect.
+                    event = event.declaringAgentProtocol();
+                }
                 producer.send(records.record(event, atoms), callback);
                 events.incrementAndGet();
                 if (op.type() != OpType.INVOKE) {

@@ -23,12 +23,26 @@ import java.util.Objects;
  * <p><b>Its encoding, kept.</b> An event decoded from the binary form ({@code BinaryEventCodec})
  * may keep the bytes it came from ({@link #encoding}), so that whoever writes it on (the stream
  * job: from its source to the checker, and into state) copies them instead of encoding it again.
- * The bytes are not part of the value: equality, hash and text are those of the four fields,
+ * The bytes are not part of the value: equality, hash and text are those of the other fields,
  * as a record's would be.
+ *
+ * <p><b>The agent protocol.</b> A history's first event (sequence 0) may declare that its
+ * producer keeps the agent protocol ({@link #declaresAgentProtocol}; decision 0016): every
+ * invocation recorded, with the values it writes, before its operation starts; events numbered
+ * densely in the order they were recorded; every transaction completed or marked {@code :info}.
+ * The checker then judges garbage reads at their reader's completion instead of at the end.
  */
 public final class HistoryEvent {
 
     private static final long FIRST_STRING = Long.MIN_VALUE;
+
+    /**
+     * The agent protocol's name where a record declares it in text: the {@value #PROTOCOL_HEADER}
+     * header of a history's first Kafka record (a JSON record has no other place for it).
+     */
+    public static final String AGENT_PROTOCOL = "isowatch-agent";
+    /** The Kafka header naming the protocol a history's first record declares. */
+    public static final String PROTOCOL_HEADER = "protocol";
 
     private final String source;
     private final long sequence;
@@ -36,6 +50,7 @@ public final class HistoryEvent {
     private final List<String> strings;
     /** The binary form this event was decoded from, or null. */
     private final byte[] encoding;
+    private final boolean declaresAgentProtocol;
 
     /**
      * @param source   the recording agent's id
@@ -45,10 +60,11 @@ public final class HistoryEvent {
      *                 belong to a table its holder keeps
      */
     public HistoryEvent(String source, long sequence, Op op, List<String> strings) {
-        this(source, sequence, op, strings, null);
+        this(source, sequence, op, strings, null, false);
     }
 
-    private HistoryEvent(String source, long sequence, Op op, List<String> strings, byte[] encoding) {
+    private HistoryEvent(String source, long sequence, Op op, List<String> strings, byte[] encoding,
+                         boolean declaresAgentProtocol) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(op, "op");
         if (source.isEmpty()) {
@@ -62,6 +78,25 @@ public final class HistoryEvent {
         this.op = op;
         this.strings = List.copyOf(strings);
         this.encoding = encoding;
+        if (declaresAgentProtocol && sequence != 0) {
+            throw new IllegalArgumentException("only a history's first event (sequence 0) declares the agent protocol; "
+                    + "event " + sequence + " of agent " + source + " does");
+        }
+        this.declaresAgentProtocol = declaresAgentProtocol;
+    }
+
+    /**
+     * This event, declaring that its history keeps the agent protocol (see the class comment).
+     *
+     * @throws IllegalArgumentException unless this is the history's first event (sequence 0)
+     */
+    public HistoryEvent declaringAgentProtocol() {
+        return declaresAgentProtocol ? this : new HistoryEvent(source, sequence, op, strings, encoding, true);
+    }
+
+    /** Whether this first event of its history declares the agent protocol. */
+    public boolean declaresAgentProtocol() {
+        return declaresAgentProtocol;
     }
 
     /** An event whose string atoms, if any, belong to a table its holder keeps. */
@@ -92,7 +127,7 @@ public final class HistoryEvent {
      * is kept, not copied, so its owner must not change it afterwards.
      */
     public static HistoryEvent decodedFrom(String source, long sequence, Op op, byte[] encoding) {
-        return new HistoryEvent(source, sequence, op, List.of(), Objects.requireNonNull(encoding, "encoding"));
+        return new HistoryEvent(source, sequence, op, List.of(), Objects.requireNonNull(encoding, "encoding"), false);
     }
 
     public String source() {
@@ -122,17 +157,18 @@ public final class HistoryEvent {
     @Override
     public boolean equals(Object o) {
         return o instanceof HistoryEvent e && sequence == e.sequence && source.equals(e.source) && op.equals(e.op)
-                && strings.equals(e.strings);
+                && strings.equals(e.strings) && declaresAgentProtocol == e.declaresAgentProtocol;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(source, sequence, op, strings);
+        return Objects.hash(source, sequence, op, strings, declaresAgentProtocol);
     }
 
     @Override
     public String toString() {
-        return "HistoryEvent[source=" + source + ", sequence=" + sequence + ", op=" + op + ", strings=" + strings + "]";
+        return "HistoryEvent[source=" + source + ", sequence=" + sequence + ", op=" + op + ", strings=" + strings
+                + (declaresAgentProtocol ? ", declaresAgentProtocol" : "") + "]";
     }
 
     /** A table naming this event's string atoms, for writing the event out; fresh on each call. */

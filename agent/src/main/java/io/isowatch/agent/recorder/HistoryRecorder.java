@@ -48,6 +48,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final LongSupplier clock;
     private final long start;
     private final long origin;
+    private final boolean declaresAgentProtocol;
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentHashMap<Long, Pending> open = new ConcurrentHashMap<>();
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
@@ -64,6 +65,7 @@ public final class HistoryRecorder implements AutoCloseable {
         this.metrics = b.metrics;
         this.clock = b.clock;
         this.nextSequence = b.firstSequence;
+        this.declaresAgentProtocol = b.declaresAgentProtocol;
         this.start = clock.getAsLong();
         this.origin = b.timeOrigin != null ? b.timeOrigin
                 : b.customClock ? 0 : Math.multiplyExact(System.currentTimeMillis(), 1_000_000L);
@@ -215,7 +217,8 @@ public final class HistoryRecorder implements AutoCloseable {
     /** Called with {@link #lock} held. */
     private void append(long now, OpType type, long process, List<MicroOp> value) {
         long sequence = nextSequence;
-        log.append(new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value)));
+        HistoryEvent event = new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value));
+        log.append(sequence == 0 && declaresAgentProtocol ? event.declaringAgentProtocol() : event);
         nextSequence = sequence + 1;
         recorded++;
         if (process > maxProcess) {
@@ -246,6 +249,7 @@ public final class HistoryRecorder implements AutoCloseable {
         private boolean customClock;
         private Long timeOrigin;
         private long firstSequence;
+        private boolean declaresAgentProtocol;
 
         private Builder(String agentId, EventLog log) {
             this.agentId = Objects.requireNonNull(agentId, "agentId");
@@ -292,6 +296,20 @@ public final class HistoryRecorder implements AutoCloseable {
                 throw new IllegalArgumentException("firstSequence must be >= 0, got " + value);
             }
             this.firstSequence = value;
+            return this;
+        }
+
+        /**
+         * Declares, in the history's first event, that its producer keeps the agent protocol
+         * (decision 0016), so that the checker reports garbage reads as their readers complete
+         * instead of when the history ends. Off by default: it is a promise about how this
+         * recorder is used, which {@code agent run} keeps and a caller must keep too: call
+         * {@link #invoke} before the transaction reaches the database, complete every
+         * transaction (or let a crash mark it {@code :info} when the spool is resumed), and record
+         * one history per recorder. A broken promise can make a read look like garbage that is not.
+         */
+        public Builder declaresAgentProtocol(boolean value) {
+            this.declaresAgentProtocol = value;
             return this;
         }
 

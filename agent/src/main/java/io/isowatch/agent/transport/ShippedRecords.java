@@ -16,7 +16,8 @@ import java.util.Objects;
  * the stream benchmark and tests share: key the agent id (UTF-8), value the event in the chosen
  * {@link RecordFormat} (by default the spool's binary form, {@link BinaryEventCodec}; or
  * {@link HistoryEventJson}), headers {@value KafkaShipper#AGENT_HEADER} and
- * {@value KafkaShipper#SEQ_HEADER}. Not thread-safe.
+ * {@value KafkaShipper#SEQ_HEADER}, and on a history's first event, when it declares the agent
+ * protocol, {@value HistoryEvent#PROTOCOL_HEADER} = {@value HistoryEvent#AGENT_PROTOCOL}. Not thread-safe.
  *
  * <p><b>Why the agent is the key.</b> The job checks an agent's events as one history, in the
  * agent's sequence order (decision 0006). Keyed by agent, the whole history lies in one partition
@@ -62,6 +63,11 @@ public final class ShippedRecords {
         headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agent));
         headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
                 Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
+        if (event.declaresAgentProtocol()) {
+            // The binary form carries the declaration itself; a JSON value has no field for it.
+            headers.add(new RecordHeader(HistoryEvent.PROTOCOL_HEADER,
+                    HistoryEvent.AGENT_PROTOCOL.getBytes(StandardCharsets.US_ASCII)));
+        }
         return new ProducerRecord<>(topic, null, agent, value, headers);
     }
 }

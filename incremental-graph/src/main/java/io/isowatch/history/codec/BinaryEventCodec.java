@@ -28,7 +28,8 @@ import java.util.Objects;
  *   sequence   uvar     the agent's event counter (below 2^63)
  *   index      zvar     the op's index
  *   time       zvar     nanoseconds, -1 when unknown
- *   type       1 byte   0 invoke, 1 ok, 2 fail, 3 info
+ *   type       1 byte   0 invoke, 1 ok, 2 fail, 3 info; plus {@link #DECLARES_AGENT_PROTOCOL} on a
+ *                       history's first event whose producer keeps the agent protocol
  *   process    zvar
  *   strings    uvar n, then n strings: the text of every string atom in the event, once each
  *   micro-ops  uvar m, then m micro-ops, each a tag byte and atoms:
@@ -70,6 +71,11 @@ public final class BinaryEventCodec {
     static final int TAG_READ = 3;
 
     private static final OpType[] TYPES = {OpType.INVOKE, OpType.OK, OpType.FAIL, OpType.INFO};
+    /**
+     * The type byte's flag for {@link HistoryEvent#declaresAgentProtocol}. A reader from before
+     * it names the byte as an unknown type, as for any later change: upgrade the job first.
+     */
+    static final int DECLARES_AGENT_PROTOCOL = 0x80;
 
     private final AtomTable atoms;
     private final BinaryOutput out = new BinaryOutput();
@@ -267,7 +273,7 @@ public final class BinaryEventCodec {
         o.putUVarint(event.sequence());
         o.putZigZag(op.index());
         o.putZigZag(op.time());
-        o.put(typeCode(op.type()));
+        o.put(typeCode(op.type()) | (event.declaresAgentProtocol() ? DECLARES_AGENT_PROTOCOL : 0));
         o.putZigZag(op.process());
         o.putUVarint(stringCount);
         for (int i = 0; i < stringCount; i++) {
@@ -383,9 +389,14 @@ public final class BinaryEventCodec {
         long index = i.getZigZag();
         long time = i.getZigZag();
         at = i.offset();
-        int typeCode = i.get();
+        int typeByte = i.get();
+        boolean declaresProtocol = (typeByte & DECLARES_AGENT_PROTOCOL) != 0;
+        int typeCode = typeByte & ~DECLARES_AGENT_PROTOCOL;
         if (typeCode >= TYPES.length) {
-            throw new BinaryFormatException(at, BinaryMessages.unknownType(typeCode));
+            throw new BinaryFormatException(at, BinaryMessages.unknownType(typeByte));
+        }
+        if (declaresProtocol && sequence != 0) {
+            throw new BinaryFormatException(at, BinaryMessages.protocolDeclaredLate(sequence));
         }
         long process = i.getZigZag();
         int nStrings = i.getCount("string", 1);
@@ -403,8 +414,9 @@ public final class BinaryEventCodec {
         }
         try {
             Op op = new Op(index, time, TYPES[typeCode], process, mops);
-            return keep != null && nStrings == 0 ? HistoryEvent.decodedFrom(source, sequence, op, keep)
+            HistoryEvent event = keep != null && nStrings == 0 ? HistoryEvent.decodedFrom(source, sequence, op, keep)
                     : new HistoryEvent(source, sequence, op);
+            return declaresProtocol ? event.declaringAgentProtocol() : event;
         } catch (IllegalArgumentException e) {
             throw new BinaryFormatException(0, BinaryMessages.invalidEvent(e.getMessage()));
         }

@@ -37,6 +37,11 @@ final class BinaryMessages {
         return "sequence " + Long.toUnsignedString(sequence) + " is out of range (must be below 2^63)";
     }
 
+    static String protocolDeclaredLate(long sequence) {
+        return "event " + sequence + " declares the agent protocol (type flag 0x80), which only a history's first "
+                + "event (sequence 0) may do";
+    }
+
     static String unknownType(int code) {
         return "unknown operation type code " + code + " (expected 0 invoke, 1 ok, 2 fail or 3 info)";
     }

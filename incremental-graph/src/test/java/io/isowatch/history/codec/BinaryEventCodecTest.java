@@ -208,4 +208,29 @@ class BinaryEventCodecTest {
         assertEquals('2', second[12]);
         assertArrayEquals(first, codec.encode(SMALL));
     }
+
+    @Test
+    void theAgentProtocolDeclaration_travelsInTheFirstEventsTypeByte_andNowhereElse() {
+        BinaryEventCodec codec = new BinaryEventCodec(new AtomTable());
+        HistoryEvent first = event(0, OpType.INVOKE, new MicroOp.Append(1, 2)).declaringAgentProtocol();
+        byte[] declared = codec.encode(first);
+        byte[] plain = codec.encode(event(0, OpType.INVOKE, new MicroOp.Append(1, 2)));
+        assertEquals(plain.length, declared.length, "the flag costs no byte");
+        HistoryEvent decoded = codec.decode(ByteBuffer.wrap(declared));
+        assertTrue(decoded.declaresAgentProtocol());
+        assertEquals(first, decoded);
+        assertTrue(!codec.decode(ByteBuffer.wrap(plain)).declaresAgentProtocol());
+        assertTrue(codec.decodeKeeping(declared).declaresAgentProtocol(), "and when the bytes are kept");
+    }
+
+    @Test
+    void aDeclarationOnALaterEvent_isRefusedNamingTheRule() {
+        byte[] bytes = new BinaryEventCodec(new AtomTable()).encode(event(0, OpType.INVOKE, new MicroOp.Append(1, 2))
+                .declaringAgentProtocol());
+        bytes[13] = 3; // the sequence varint: event 3 instead of 0
+        BinaryFormatException e = assertThrows(BinaryFormatException.class,
+                () -> new BinaryEventCodec(new AtomTable()).decode(ByteBuffer.wrap(bytes)));
+        assertTrue(e.getMessage().contains("only a history's first event"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> SMALL.declaringAgentProtocol(), "SMALL is event 5");
+    }
 }

@@ -218,6 +218,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         int stringsAtBuild;
         /** Whether it sees the history from a cut ({@link IncrementalChecker#historyTruncated()}). */
         boolean truncated;
+        /** The sequence of the last event fed, or {@link ReleaseOrder#NONE} before the first. */
+        long lastFed = ReleaseOrder.NONE;
 
         /** @param listener told each finding with the checker that made it */
         HistoryChecker(long firstBatch, BiConsumer<HistoryChecker, Finding> listener) {
@@ -231,6 +233,24 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         void truncate() {
             checker.historyTruncated();
             truncated = true;
+        }
+
+        /**
+         * The agent protocol as the events fed show it (decision 0016): declared by the history's
+         * first event, fed first, and kept while each event fed follows the last without a gap. A
+         * gap (an event dead-lettered, lost, or released past as due) gives it up for the rest
+         * of the history. The same events replayed after a restore decide the same way; a checker
+         * rebuilt from a cut sees no declaration and waits for the end, as before.
+         */
+        void watchProtocol(HistoryEvent e) {
+            if (lastFed == ReleaseOrder.NONE) {
+                if (e.declaresAgentProtocol() && !truncated) {
+                    checker.followAgentProtocol();
+                }
+            } else if (e.sequence() != lastFed + 1 && checker.judgesReadsAtCompletion()) {
+                checker.agentProtocolBroken();
+            }
+            lastFed = e.sequence();
         }
     }
 
@@ -388,6 +408,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
 
         private void accept(HistoryEvent e, Context ctx) {
+            current.watchProtocol(e);
             try {
                 current.checker.accept(e.opIn(current.atoms));
             } catch (HistoryViolationException bad) {

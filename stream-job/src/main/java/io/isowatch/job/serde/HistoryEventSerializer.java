@@ -105,6 +105,9 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
                 return event;
             }
             HistoryEvent named = HistoryEvent.carrying(event.source(), event.sequence(), event.op(), decoder.atoms());
+            if (event.declaresAgentProtocol()) {
+                named = named.declaringAgentProtocol();
+            }
             decoder = null; // the event took the names; the next one's strings are numbered afresh
             return named;
         } catch (BinaryFormatException e) {

@@ -115,7 +115,9 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             }
             String agent = agent(record);
             long seq = seq(record);
-            return event(record, agent, seq, op);
+            Either<DeadLetter, HistoryEvent> event = event(record, agent, seq, op);
+            return event.isRight() && declaresAgentProtocol(record, seq)
+                    ? Either.Right(event.right().declaringAgentProtocol()) : event;
         } catch (Malformed | HistoryFormatException | IllegalArgumentException e) {
             return deadLetter(record, e.getMessage());
         } catch (UncheckedIOException e) {
@@ -140,7 +142,8 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         if (decoded.encoding() != null && decoded.op().time() >= 0) {
             return Either.Right(decoded); // integers only: the record's bytes travel on as they came
         }
-        return event(record, decoded.source(), decoded.sequence(), decoded.op());
+        Either<DeadLetter, HistoryEvent> event = event(record, decoded.source(), decoded.sequence(), decoded.op());
+        return event.isRight() && decoded.declaresAgentProtocol() ? Either.Right(event.right().declaringAgentProtocol()) : event;
     }
 
     /** The event of a decoded op, or a dead letter when it has no time. */
@@ -207,6 +210,26 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             throw new Malformed("header \"seq\": expected a non-negative integer, got \"" + text + "\"");
         }
         return seq;
+    }
+
+    /**
+     * Whether a JSON record declares the agent protocol: its {@value HistoryEvent#PROTOCOL_HEADER}
+     * header names it, on the history's first event. (A binary record carries it in its type byte.)
+     */
+    private static boolean declaresAgentProtocol(ConsumerRecord<byte[], byte[]> record, long seq) {
+        String protocol = header(record, HistoryEvent.PROTOCOL_HEADER);
+        if (protocol == null) {
+            return false;
+        }
+        if (!protocol.equals(HistoryEvent.AGENT_PROTOCOL)) {
+            throw new Malformed("header \"" + HistoryEvent.PROTOCOL_HEADER + "\": unknown protocol \"" + protocol
+                    + "\"; the one known is \"" + HistoryEvent.AGENT_PROTOCOL + "\"");
+        }
+        if (seq != 0) {
+            throw new Malformed("header \"" + HistoryEvent.PROTOCOL_HEADER + "\" on event " + seq
+                    + ": only a history's first event (seq 0) declares the agent protocol");
+        }
+        return true;
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

@@ -7,6 +7,7 @@ import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.OpType;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.job.Events;
@@ -193,6 +194,50 @@ class CheckTransactionsFunctionTest {
             Set<String> beforeTheWatermark = new HashSet<>();
             h.extractOutputValues().forEach(a -> beforeTheWatermark.add(a.id()));
             assertEquals(atTheEnd, beforeTheWatermark, "every finding, without a watermark");
+        }
+    }
+
+    /**
+     * Decision 0016: a history whose first event declares the agent protocol has its garbage reads
+     * alerted as the reads complete, before any watermark; without the declaration, or once a
+     * gap breaks the protocol, they wait for the end. Event 1 reads element 7 of key 2, which
+     * nobody appends (and, with a gap, events 2 and 3 are never released before 4).
+     */
+    @Test
+    void underTheDeclaredAgentProtocol_aGarbageReadIsAlertedAtItsCompletion_otherwiseAtTheEnd() throws Exception {
+        for (String history : List.of("declared", "undeclared", "declared-with-gap")) {
+            List<HistoryEvent> events = new ArrayList<>();
+            HistoryEvent first = Events.event("agent", 0, OpType.INVOKE, 1, 10, new MicroOp.Read(2, null));
+            events.add(history.startsWith("declared") ? first.declaringAgentProtocol() : first);
+            events.add(Events.event("agent", 1, OpType.OK, 1, 11, new MicroOp.Read(2, new long[] {7})));
+            long seq = history.endsWith("gap") ? 4 : 2;
+            events.add(Events.event("agent", seq, OpType.INVOKE, 2, 12, new MicroOp.Read(3, null)));
+            events.add(Events.event("agent", seq + 1, OpType.OK, 2, 13, new MicroOp.Read(3, new long[] {9})));
+            try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null, Duration.ZERO)) {
+                for (HistoryEvent e : events.subList(0, 2)) {
+                    h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+                }
+                h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+                List<String> early = h.extractOutputValues().stream().map(Alert::type).toList();
+                // The gap: events 2 and 3 never come, so 4 and 5 leave only when the watermark passes them.
+                for (HistoryEvent e : events.subList(2, 4)) {
+                    h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+                }
+                h.processWatermark(EventTime.of(events.get(3)) + 1);
+                List<String> beforeTheEnd = h.extractOutputValues().stream().map(Alert::type).toList();
+                h.processWatermark(Long.MAX_VALUE);
+                List<String> all = h.extractOutputValues().stream().map(Alert::type).toList();
+                switch (history) {
+                    case "declared" -> {
+                        assertEquals(List.of("garbage-read"), early, history);
+                        assertEquals(List.of("garbage-read", "garbage-read"), beforeTheEnd, history);
+                    }
+                    case "undeclared" -> assertEquals(List.of(), beforeTheEnd, history);
+                    default -> assertEquals(List.of("garbage-read"), beforeTheEnd,
+                            history + ": the read after the gap waits for the end");
+                }
+                assertEquals(2, all.stream().filter("garbage-read"::equals).count(), history + ": " + all);
+            }
         }
     }
 

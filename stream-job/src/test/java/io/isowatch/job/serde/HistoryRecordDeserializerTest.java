@@ -233,4 +233,29 @@ class HistoryRecordDeserializerTest {
         DeadLetter letter = deserializer.decode(binaryRecord(3, new BinaryEventCodec(new AtomTable()).encode(untimed))).left();
         assertTrue(letter.error().contains("\"time\": missing"), letter.error());
     }
+
+    @Test
+    void decode_theProtocolHeaderOfAJsonRecord_declaresTheAgentProtocol_onTheFirstEventOnly() {
+        String first = shipped(Events.invoke("a", 0, 1, 10), new AtomTable());
+        ConsumerRecord<byte[], byte[]> declared = record(0, first);
+        declared.headers().add(HistoryEvent.PROTOCOL_HEADER, HistoryEvent.AGENT_PROTOCOL.getBytes(StandardCharsets.US_ASCII));
+        assertTrue(deserializer.decode(declared).right().declaresAgentProtocol());
+        assertTrue(!deserializer.decode(record(0, first)).right().declaresAgentProtocol());
+
+        ConsumerRecord<byte[], byte[]> unknown = record(1, first);
+        unknown.headers().add(HistoryEvent.PROTOCOL_HEADER, "jepsen-3".getBytes(StandardCharsets.US_ASCII));
+        DeadLetter d = deserializer.decode(unknown).left();
+        assertTrue(d.error().contains("unknown protocol \"jepsen-3\""), d.error());
+
+        ConsumerRecord<byte[], byte[]> late = record(2, shipped(Events.ok("a", 1, 1, 11), new AtomTable()));
+        late.headers().add(HistoryEvent.PROTOCOL_HEADER, HistoryEvent.AGENT_PROTOCOL.getBytes(StandardCharsets.US_ASCII));
+        d = deserializer.decode(late).left();
+        assertTrue(d.error().contains("only a history's first event"), d.error());
+    }
+
+    @Test
+    void decode_aBinaryRecordDeclaringTheProtocol_givesADeclaringEvent() {
+        byte[] value = new BinaryEventCodec(new AtomTable()).encode(Events.invoke("a", 0, 1, 10).declaringAgentProtocol());
+        assertTrue(deserializer.decode(binaryRecord(3, value)).right().declaresAgentProtocol());
+    }
 }

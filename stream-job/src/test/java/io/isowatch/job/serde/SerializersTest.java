@@ -117,4 +117,14 @@ class SerializersTest {
         DeadLetter d = DeadLetter.of(DeadLetter.Kind.MALFORMED_RECORD, "e", "y".repeat(DeadLetter.MAX_RAW_CHARS + 5));
         assertEquals(DeadLetter.MAX_RAW_CHARS + "...[5 more chars]".length(), d.raw().length());
     }
+
+    @Test
+    void historyEvent_declaringTheAgentProtocol_keepsTheDeclarationThroughState() throws Exception {
+        AtomTable atoms = new AtomTable();
+        long key = atoms.ofString("user:1");
+        HistoryEvent named = new HistoryEvent("a1", 0, new io.isowatch.history.Op(0, 1_000_000, io.isowatch.history.OpType.INVOKE, 1,
+                List.of(new io.isowatch.history.MicroOp.Append(key, 1))), List.of("user:1"));
+        SerializerRoundTrip.check(new HistoryEventSerializer(), List.of(
+                Events.invoke("a1", 0, 1, 10).declaringAgentProtocol(), named.declaringAgentProtocol()));
+    }
 }
