@@ -264,7 +264,7 @@ public final class ListAppendTrace {
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
-            judgeAtCompletion(reader, e, out);
+            judgeAtCompletion(reader, e, w, out);
         }
     }
 
@@ -273,8 +273,8 @@ public final class ListAppendTrace {
      * saw that no invocation so far claims was written by nobody, and is reported now rather than
      * when the key settles ({@link ReadSettling}).
      */
-    private void judgeAtCompletion(int reader, long element, TraceListener out) {
-        if (!knowsEveryClaim || !settling.live() || writerOf(element) != LongIntMap.MISSING
+    private void judgeAtCompletion(int reader, long element, int writer, TraceListener out) {
+        if (!knowsEveryClaim || !settling.live() || writer != LongIntMap.MISSING
                 || elements.writerForgotten(element)) {
             return;
         }
@@ -311,7 +311,7 @@ public final class ListAppendTrace {
             if (w != LongIntMap.MISSING && status.failed(w)) {
                 out.abortedRead(reader, key, e, w);
             }
-            judgeAtCompletion(reader, e, out);
+            judgeAtCompletion(reader, e, w, out);
             if (!frontierReleased) {
                 // Readers of the old last element (or of the empty list) did not see this one.
                 for (int f = 0; f < lists.size(frontier); f++) {
