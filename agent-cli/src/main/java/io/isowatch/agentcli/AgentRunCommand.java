@@ -373,8 +373,10 @@ final class AgentRunCommand implements Callable<Integer> {
     }
 
     private void printResult(PrintWriter out, WorkloadResult r, ChronicleHistoryLog spool) {
-        out.printf(Locale.ROOT, "%,d transactions in %.1f s (%,.0f txn/s): %,d ok, %,d fail, %,d info; %,d processes%n",
-                r.txns(), r.elapsed().toMillis() / 1000.0, r.txnPerSecond(), r.ok(), r.fail(), r.info(), r.processes());
+        out.printf(Locale.ROOT, "%,d transactions in %.1f s, and %,d closing reads (%,.0f txn/s in all): %,d ok, "
+                        + "%,d fail, %,d info; %,d processes%n", r.txns() - r.closingReads(),
+                r.elapsed().toMillis() / 1000.0, r.closingReads(), r.txnPerSecond(), r.ok(), r.fail(), r.info(),
+                r.processes());
         if (historyOut != null) {
             out.println("history: " + historyOut);
         }

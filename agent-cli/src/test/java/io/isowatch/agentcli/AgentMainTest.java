@@ -124,8 +124,9 @@ class AgentMainTest {
         Run toFile = run("agent", "export", "--spool-dir", spool.toString(), "-o", exported.toString());
         assertEquals(ExitCodes.VALID, toFile.code(), toFile.err());
         assertEquals(Files.readAllLines(history), Files.readAllLines(exported), "the same lines as --history-out");
-        assertEquals("isowatch: exported 400 event(s) (indices 0 to 399) from the spool " + spool + " to " + exported,
-                toFile.err().strip());
+        int events = Files.readAllLines(history).size();  // 200 transactions and the closing reads of their keys
+        assertEquals("isowatch: exported " + events + " event(s) (indices 0 to " + (events - 1) + ") from the spool "
+                + spool + " to " + exported, toFile.err().strip());
 
         Run toStdout = run("agent", "export", "--spool-dir", spool.toString());
         assertEquals(ExitCodes.VALID, toStdout.code(), toStdout.err());

@@ -181,6 +181,7 @@ public final class StreamBenchmark {
                 .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
                 .withConcurrency(Integer.parseInt(o.get("clients")))
                 .withKeyCount(Integer.parseInt(o.get("keys")))
+                .withClosingReads(true)
                 .withStaleReadRate(Double.parseDouble(o.get("stale")));
         HistoryFeeder filled = drain ? fillTopic(kafka.bootstrapServers(), topic, o, generator) : null;
 

@@ -6,7 +6,7 @@ import io.isowatch.gen.KeyDistribution;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The simulated workload's options, shared by {@code gen} and {@code demo}. */
+/** The simulated workload's options of {@code gen}. */
 final class GeneratorFlags {
 
     @Mixin
@@ -39,6 +39,11 @@ final class GeneratorFlags {
                     + "lagging replica would (default: ${DEFAULT-VALUE}, a strict-serializable store).")
     double staleReadRate;
 
+    @Option(names = "--no-closing-reads",
+            description = "Do not read each key once more when it retires (and every key written, at the end). "
+                    + "Without them, appends nobody read are placed only when the history ends.")
+    boolean noClosingReads;
+
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
             description = "Random seed; equal options and seed give the same history (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -54,6 +59,7 @@ final class GeneratorFlags {
                 .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution()))
                 .withFaultRates(failRate, infoRate)
                 .withSeed(seed)
-                .withStaleReadRate(staleReadRate);
+                .withStaleReadRate(staleReadRate)
+                .withClosingReads(!noClosingReads);
     }
 }

@@ -23,9 +23,25 @@ class GenCommandTest {
         CheckCommandTest.Run g = CheckCommandTest.run("gen", "-n", "3000", "--fail-rate", "0.05", "--info-rate", "0.02",
                 "--seed", "7", "-o", h.toString());
         assertEquals(0, g.code(), g.err());
-        assertEquals(6000, Files.readAllLines(h).size());
+        assertClosingReadsOnTop(Files.readAllLines(h), 3000);
         CheckCommandTest.Run c = CheckCommandTest.run("check", "-q", h.toString());
         assertEquals(ExitCodes.VALID, c.code(), c.out());
+    }
+
+    @Test
+    void gen_noClosingReads_writesTwoEventsPerTransaction(@TempDir Path dir) throws IOException {
+        Path h = dir.resolve("h.jsonl");
+        CheckCommandTest.Run g = CheckCommandTest.run("gen", "-n", "3000", "--no-closing-reads", "--seed", "7",
+                "-o", h.toString());
+        assertEquals(0, g.code(), g.err());
+        assertEquals(6000, Files.readAllLines(h).size());
+    }
+
+    /** Closing reads come on top of the transactions: two events each, about one per 25 transactions by default. */
+    private static void assertClosingReadsOnTop(List<String> lines, int txns) {
+        int extra = lines.size() - 2 * txns;
+        assertTrue(extra % 2 == 0 && extra > 2 * txns / 50 && extra < 2 * txns / 10,
+                lines.size() + " events for " + txns + " transactions");
     }
 
     @Test
@@ -45,7 +61,7 @@ class GenCommandTest {
                 "--fail-rate", "0.05", "--info-rate", "0.02", "--seed", "7", "-o", h.toString());
         assertEquals(0, g.code(), g.err());
         List<String> lines = Files.readAllLines(h);
-        assertEquals(6000, lines.size());
+        assertClosingReadsOnTop(lines, 3000);
         assertTrue(lines.stream().anyMatch(l -> l.contains("[\"w\",")), "register writes");
         assertTrue(lines.stream().noneMatch(l -> l.contains("append")), "no appends");
         CheckCommandTest.Run plain = CheckCommandTest.run("check", "-q", "-m", "rw-register", h.toString());

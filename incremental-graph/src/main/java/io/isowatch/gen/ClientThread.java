@@ -26,13 +26,20 @@ final class ClientThread {
 
     /** The cells each micro-op touches, in order; entries past the length are stale. */
     final KeyCell[] cells;
+    /**
+     * Closing reads: the cells of the transaction's write micro-ops, in {@code written[0,
+     * writeCount)}, held until it completes; unused without closing reads.
+     */
+    final KeyCell[] written;
+    int writeCount;
     List<MicroOp> invocation;
     long invokeIndex;
     OpType outcome;
     List<MicroOp> completion;
 
-    ClientThread(long process, int maxTxnLength) {
+    ClientThread(long process, int maxTxnLength, boolean closingReads) {
         this.process = process;
         this.cells = new KeyCell[maxTxnLength];
+        this.written = new KeyCell[closingReads ? maxTxnLength : 0];
     }
 }

@@ -10,8 +10,8 @@ import java.util.Objects;
  * the option and the value. Start from {@link #defaults()} and change what matters with the
  * {@code with...} methods.
  *
- * @param txnCount        transactions to invoke; each is completed, so the history holds twice
- *                        as many events
+ * @param txnCount        ordinary transactions to invoke; each is completed, so the history holds
+ *                        twice as many events, plus two for each closing read
  * @param concurrency     client threads; each runs one transaction at a time
  * @param keyCount        keys active at any moment
  * @param minTxnLength    fewest micro-ops in a transaction, at least 1
@@ -23,10 +23,13 @@ import java.util.Objects;
  * @param infoRate        chance that a transaction's outcome is unknown: it takes effect or not
  *                        (even odds), completes {@code info}, and its process is retired
  * @param seed            seeds every random choice; equal options give equal histories
+ * @param staleReadRate   see {@link #withStaleReadRate(double)}
+ * @param closingReads    see {@link #withClosingReads(boolean)}
  */
 public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int minTxnLength, int maxTxnLength,
                                int maxWritesPerKey, double readProbability, KeyDistribution keyDistribution,
-                               double failRate, double infoRate, long seed, double staleReadRate) {
+                               double failRate, double infoRate, long seed, double staleReadRate,
+                               boolean closingReads) {
 
     public static final long DEFAULT_TXN_COUNT = 1_000;
     public static final int DEFAULT_CONCURRENCY = 10;
@@ -67,7 +70,7 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
                             int maxWritesPerKey, double readProbability, KeyDistribution keyDistribution,
                             double failRate, double infoRate, long seed) {
         this(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey, readProbability,
-                keyDistribution, failRate, infoRate, seed, 0);
+                keyDistribution, failRate, infoRate, seed, 0, false);
     }
 
     /**
@@ -78,10 +81,29 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
      */
     public GeneratorOptions withStaleReadRate(double value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed, value);
+                readProbability, keyDistribution, failRate, infoRate, seed, value, closingReads);
     }
 
-    /** 1,000 fault-free transactions by 10 clients over 10 exponentially distributed keys, seed 0. */
+    /**
+     * Closing reads: when a key retires, once no transaction in flight writes to it any more,
+     * an idle client reads it in a transaction of its own ({@code [[:r k nil]]}), before any new
+     * transaction; and once {@code txnCount} transactions are invoked, every key written and
+     * not yet closed is read the same way. Every append that took effect is then read by
+     * someone (unless a fault hits the closing read), so the checker never has to place an
+     * append nobody read, an inference that waits for the history's end. Closing reads come on
+     * top of {@code txnCount}, draw faults like any transaction, and have one micro-op whatever
+     * {@code minTxnLength}. Off by default, so existing seeds keep their histories; on in
+     * {@code isowatch gen}.
+     */
+    public GeneratorOptions withClosingReads(boolean value) {
+        return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, value);
+    }
+
+    /**
+     * 1,000 fault-free transactions by 10 clients over 10 exponentially distributed keys, seed 0,
+     * without closing reads.
+     */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(DEFAULT_TXN_COUNT, DEFAULT_CONCURRENCY, DEFAULT_KEY_COUNT, DEFAULT_MIN_TXN_LENGTH,
                 DEFAULT_MAX_TXN_LENGTH, DEFAULT_MAX_WRITES_PER_KEY, DEFAULT_READ_PROBABILITY, DEFAULT_KEY_DISTRIBUTION,
@@ -90,44 +112,44 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
 
     public GeneratorOptions withTxnCount(long value) {
         return new GeneratorOptions(value, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withConcurrency(int value) {
         return new GeneratorOptions(txnCount, value, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withKeyCount(int value) {
         return new GeneratorOptions(txnCount, concurrency, value, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     /** Sets both length bounds at once, so a range may move past the current one in a single step. */
     public GeneratorOptions withTxnLength(int min, int max) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, min, max, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withMaxWritesPerKey(int value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, value,
-                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withReadProbability(double value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                value, keyDistribution, failRate, infoRate, seed, staleReadRate);
+                value, keyDistribution, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withKeyDistribution(KeyDistribution value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, value, failRate, infoRate, seed, staleReadRate);
+                readProbability, value, failRate, infoRate, seed, staleReadRate, closingReads);
     }
 
     /** Sets both fault rates at once, so their sum is checked against the new pair only. */
     public GeneratorOptions withFaultRates(double newFailRate, double newInfoRate) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, newFailRate, newInfoRate, seed, staleReadRate);
+                readProbability, keyDistribution, newFailRate, newInfoRate, seed, staleReadRate, closingReads);
     }
 
     public GeneratorOptions withFailRate(double value) {
@@ -140,7 +162,7 @@ public record GeneratorOptions(long txnCount, int concurrency, int keyCount, int
 
     public GeneratorOptions withSeed(long value) {
         return new GeneratorOptions(txnCount, concurrency, keyCount, minTxnLength, maxTxnLength, maxWritesPerKey,
-                readProbability, keyDistribution, failRate, infoRate, value, staleReadRate);
+                readProbability, keyDistribution, failRate, infoRate, value, staleReadRate, closingReads);
     }
 
     private static void requireRange(String option, long value, long min, long max) {

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * <p>Values are handed out by the {@link KeyPool} when a transaction is invoked, and appended
  * only when the transaction takes effect, so an aborted append leaves a gap and the list's order
  * is the order of effect, not of value. A retired key's cell stays reachable from the
- * transactions in flight that touch it and is collected after they take effect.
+ * transactions in flight that touch it and is collected after they take effect (with closing
+ * reads, after its closing read takes effect).
  */
 final class KeyCell {
 
@@ -17,6 +18,13 @@ final class KeyCell {
     private final long key;
     private long[] elements = EMPTY;
     private int size;
+
+    /** Closing reads: write micro-ops of transactions invoked and not yet completed. */
+    int writers;
+    /** Closing reads: some transaction was invoked with a write to this key. */
+    boolean written;
+    /** Closing reads: the key is retired (or the history is ending) and gets its closing read once writers is 0. */
+    boolean closing;
 
     KeyCell(long key) {
         this.key = key;

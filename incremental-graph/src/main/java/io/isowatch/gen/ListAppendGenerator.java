@@ -28,10 +28,16 @@ public final class ListAppendGenerator extends StoreGenerator {
         super(options, linearization);
     }
 
+    /** As the public constructor, reporting the linearization order and each closing read's invocation index (for tests). */
+    ListAppendGenerator(GeneratorOptions options, LongConsumer linearization, LongConsumer closingReadInvoked) {
+        super(options, linearization, closingReadInvoked);
+    }
+
     /**
      * The whole history in a list, for tests and small runs.
      *
-     * @throws IllegalArgumentException when {@code 2 × txnCount} events cannot fit in a list
+     * @throws IllegalArgumentException when the history's events (2 × txnCount, plus 2 per
+     *                                  closing read) cannot fit in a list
      */
     public static List<Op> generate(GeneratorOptions options) {
         return collect(options, new ListAppendGenerator(options));

@@ -28,7 +28,9 @@ import java.util.function.LongConsumer;
  * the transaction has not written returns, with that probability, one of the three versions
  * before the current one ({@code nil} counts as the first version), as a lagging replica would.
  *
- * <p>Every invocation is completed: the history holds exactly {@code 2 × txnCount} events.
+ * <p>Every invocation is completed: the history holds exactly {@code 2 × txnCount} events, plus
+ * 2 per closing read ({@link GeneratorOptions#withClosingReads(boolean)}; a closing read of a
+ * register is a register read).
  * Cost: O(maxTxnLength) per event; memory O((keyCount + concurrency × maxTxnLength) ×
  * maxWritesPerKey), independent of {@code txnCount}. Not thread-safe.
  */
@@ -44,10 +46,16 @@ public final class RegisterGenerator extends StoreGenerator {
         super(options, linearization);
     }
 
+    /** As the public constructor, reporting the linearization order and each closing read's invocation index (for tests). */
+    RegisterGenerator(GeneratorOptions options, LongConsumer linearization, LongConsumer closingReadInvoked) {
+        super(options, linearization, closingReadInvoked);
+    }
+
     /**
      * The whole history in a list, for tests and small runs.
      *
-     * @throws IllegalArgumentException when {@code 2 × txnCount} events cannot fit in a list
+     * @throws IllegalArgumentException when the history's events (2 × txnCount, plus 2 per
+     *                                  closing read) cannot fit in a list
      */
     public static List<Op> generate(GeneratorOptions options) {
         return collect(options, new RegisterGenerator(options));

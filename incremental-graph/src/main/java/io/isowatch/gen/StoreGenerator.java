@@ -4,6 +4,7 @@ import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -28,12 +29,24 @@ import java.util.function.LongConsumer;
  * those with an unknown outcome take effect on a coin flip, and their thread continues under a
  * new process id, {@code process + concurrency}, as Jepsen's interpreter does.
  *
- * <p>Every invocation is completed: the history ends with no transaction outstanding and holds
- * exactly {@code 2 × txnCount} events.
+ * <p>With {@link GeneratorOptions#closingReads()}, a key that retires is read once more: once no
+ * transaction invoked with a write to it is still in flight (invoked and not completed), the next
+ * idle thread invokes {@code [[:r k nil]]}, a <em>closing read</em>, before any new transaction.
+ * Once {@code txnCount} transactions are invoked, every key still in the pool that some
+ * transaction wrote gets its closing read the same way. A closing read is an ordinary
+ * transaction in every other respect: it takes effect at a step of its own and draws the same
+ * faults (fail, info, a stale read).
  *
- * <p>Cost: O(maxTxnLength × maxWritesPerKey) per event at worst (reads copy their list); memory
+ * <p>Every invocation is completed: the history ends with no transaction outstanding and holds
+ * exactly {@code 2 × txnCount} events, plus 2 for each closing read (at most one per key
+ * written; how many depends on the run, so {@link #hasNext()} knows the end only when it comes).
+ *
+ * <p>Cost: O(maxTxnLength × maxWritesPerKey) per event at worst (reads copy their list), plus
+ * O(keyCount) once when the last transaction is invoked, with closing reads; memory
  * O((keyCount + concurrency × maxTxnLength) × maxWritesPerKey), independent of {@code txnCount}:
- * a retired key's list lives on only while a transaction in flight still touches it. Measured at
+ * a retired key's list lives on only while a transaction in flight still touches it or, with
+ * closing reads, until its closing read takes effect (keys waiting for one either have a writer
+ * in flight or sit in a queue that idle threads empty before they invoke anything else). Measured at
  * about 4 million transactions a second on one core once warm, and 10 million transactions
  * stream through a 32 MB heap. Not thread-safe.
  */
@@ -53,9 +66,14 @@ public abstract class StoreGenerator implements Iterator<Op> {
     private final int[] live;
     private int liveCount;
     private final LongConsumer linearization;
-    private final long eventCount;
+    private final LongConsumer closingReadInvoked;
+    /** Retired keys whose writers have all completed, oldest first: each awaits its closing read. */
+    private final ArrayDeque<KeyCell> readyToClose = new ArrayDeque<>();
 
+    /** Ordinary transactions invoked; closing reads are not counted. */
     private long invoked;
+    /** Threads with a transaction invoked and not yet completed. */
+    private int outstanding;
     private long emitted;
     private long time;
 
@@ -65,34 +83,53 @@ public abstract class StoreGenerator implements Iterator<Op> {
      * order must reproduce every ok read.
      */
     StoreGenerator(GeneratorOptions options, LongConsumer linearization) {
+        this(options, linearization, invokeIndex -> { });
+    }
+
+    /**
+     * As {@link #StoreGenerator(GeneratorOptions, LongConsumer)}, also reporting the index of
+     * each closing read's invocation as it is handed out (for tests).
+     */
+    StoreGenerator(GeneratorOptions options, LongConsumer linearization, LongConsumer closingReadInvoked) {
         this.options = Objects.requireNonNull(options, "options");
         this.linearization = Objects.requireNonNull(linearization, "linearization");
+        this.closingReadInvoked = Objects.requireNonNull(closingReadInvoked, "closingReadInvoked");
         this.random = new SplittableRandom(options.seed());
         this.keys = new KeyPool(0, options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
         this.cells = new KeyCell[options.keyCount()];
         this.threads = new ClientThread[options.concurrency()];
         this.live = new int[options.concurrency()];
         for (int i = 0; i < threads.length; i++) {
-            threads[i] = new ClientThread(i, options.maxTxnLength());
+            threads[i] = new ClientThread(i, options.maxTxnLength(), options.closingReads());
             live[i] = i;
         }
         this.liveCount = threads.length;
-        this.eventCount = 2 * options.txnCount();
     }
 
     /**
      * The whole history of {@code generator} in a list, for tests and small runs.
      *
-     * @throws IllegalArgumentException when {@code 2 × txnCount} events cannot fit in a list
+     * @throws IllegalArgumentException when the history's events cannot fit in a list
      */
     static List<Op> collect(GeneratorOptions options, StoreGenerator generator) {
-        if (options.txnCount() > (Integer.MAX_VALUE - 8) / 2) {
-            throw new IllegalArgumentException(GeneratorMessages.tooManyToCollect(options.txnCount(),
-                    generator.getClass().getSimpleName()));
+        if (options.txnCount() > MAX_COLLECTED / 2) {
+            throw tooManyToCollect(options, generator);
         }
         List<Op> history = new ArrayList<>((int) (2 * options.txnCount()));
-        generator.forEachRemaining(history::add);
+        while (generator.hasNext()) {
+            if (history.size() == MAX_COLLECTED) {
+                throw tooManyToCollect(options, generator);  // closing reads on top of txnCount
+            }
+            history.add(generator.next());
+        }
         return history;
+    }
+
+    private static final int MAX_COLLECTED = Integer.MAX_VALUE - 8;
+
+    private static IllegalArgumentException tooManyToCollect(GeneratorOptions options, StoreGenerator generator) {
+        return new IllegalArgumentException(GeneratorMessages.tooManyToCollect(options.txnCount(),
+                generator.getClass().getSimpleName()));
     }
 
     /** The micro-op that writes {@code value} to {@code key}: an append or a register write. */
@@ -105,9 +142,13 @@ public abstract class StoreGenerator implements Iterator<Op> {
         return options;
     }
 
+    /**
+     * Whether an event remains: an ordinary transaction not yet invoked, one outstanding, or a
+     * closing read waiting for a thread. O(1).
+     */
     @Override
     public boolean hasNext() {
-        return emitted < eventCount;
+        return invoked < options.txnCount() || outstanding > 0 || !readyToClose.isEmpty();
     }
 
     @Override
@@ -118,13 +159,15 @@ public abstract class StoreGenerator implements Iterator<Op> {
         while (true) {
             int pick = random.nextInt(liveCount);
             ClientThread thread = threads[live[pick]];
-            if (thread.phase == ClientThread.Phase.IDLE && invoked == options.txnCount()) {
+            if (thread.phase == ClientThread.Phase.IDLE && invoked == options.txnCount() && readyToClose.isEmpty()) {
+                // Safe with closing reads: a key becomes ready to close only when a writer
+                // completes, and the thread that completes it is live.
                 live[pick] = live[--liveCount];
                 continue;
             }
             time += MIN_STEP_NANOS + random.nextInt(STEP_SPREAD_NANOS);
             if (thread.phase == ClientThread.Phase.IDLE) {
-                return invoke(thread);
+                return readyToClose.isEmpty() ? invoke(thread) : invokeClosingRead(thread, readyToClose.poll());
             }
             if (thread.phase == ClientThread.Phase.EXECUTED) {
                 return complete(thread);
@@ -137,8 +180,41 @@ public abstract class StoreGenerator implements Iterator<Op> {
         thread.invocation = plan(thread);
         thread.invokeIndex = emitted;
         thread.phase = ClientThread.Phase.INVOKED;
+        outstanding++;
         invoked++;
+        if (invoked == options.txnCount() && options.closingReads()) {
+            closeActiveKeys();
+        }
         return emit(OpType.INVOKE, thread.process, thread.invocation);
+    }
+
+    /** Invokes {@code [[:r k nil]]} on the retired key of {@code cell}, whose writers have all completed. */
+    private Op invokeClosingRead(ClientThread thread, KeyCell cell) {
+        thread.invocation = List.of(new MicroOp.Read(cell.key(), null));
+        thread.cells[0] = cell;
+        thread.invokeIndex = emitted;
+        thread.phase = ClientThread.Phase.INVOKED;
+        outstanding++;
+        closingReadInvoked.accept(emitted);
+        return emit(OpType.INVOKE, thread.process, thread.invocation);
+    }
+
+    /** The history is ending: every key still in the pool that was written gets its closing read. O(keyCount). */
+    private void closeActiveKeys() {
+        for (int slot = 0; slot < cells.length; slot++) {
+            KeyCell cell = cells[slot];
+            if (cell != null && cell.key() == keys.key(slot) && cell.written) {
+                close(cell);
+            }
+        }
+    }
+
+    /** Marks the cell's key as done with writes; it is queued for its closing read once no writer is in flight. */
+    private void close(KeyCell cell) {
+        cell.closing = true;
+        if (cell.writers == 0) {
+            readyToClose.add(cell);
+        }
     }
 
     /**
@@ -156,11 +232,22 @@ public abstract class StoreGenerator implements Iterator<Op> {
             if (read) {
                 ops[n] = new MicroOp.Read(keys.key(slot), null);
             } else {
+                KeyCell current = options.closingReads() ? cells[slot] : null;
+                long key = keys.key(slot);
                 long value = keys.takeValue(slot);
                 if (value == KeyPool.RETIRED) {
+                    if (current != null && current.key() == key) {
+                        close(current);  // its writes were handed out through cell(slot), so this is its cell
+                    }
                     continue;
                 }
                 ops[n] = write(keys.key(slot), value);
+                if (options.closingReads()) {
+                    KeyCell written = cell(slot);
+                    written.writers++;
+                    written.written = true;
+                    thread.written[thread.writeCount++] = written;
+                }
             }
             thread.cells[n++] = cell(slot);
         }
@@ -234,6 +321,15 @@ public abstract class StoreGenerator implements Iterator<Op> {
 
     private Op complete(ClientThread thread) {
         Op op = emit(thread.outcome, thread.process, thread.completion);
+        outstanding--;
+        for (int i = 0; i < thread.writeCount; i++) {
+            KeyCell cell = thread.written[i];
+            thread.written[i] = null;
+            if (--cell.writers == 0 && cell.closing) {
+                readyToClose.add(cell);
+            }
+        }
+        thread.writeCount = 0;
         if (thread.outcome == OpType.INFO) {
             thread.process += options.concurrency();
         }

@@ -15,6 +15,14 @@
  * {@code staleReadRate}: a read then returns one of the three versions before the current one, as
  * a lagging replica would, so the checker has something to find.
  *
+ * <p>With {@code closingReads} (on in {@code isowatch gen}, off in {@code GeneratorOptions.defaults()}),
+ * a key that retires is read once more in a transaction of its own, {@code [[:r k nil]]}, once
+ * every transaction invoked with a write to it has completed; and when the history ends, so is
+ * every key written and not yet read so. Elle places appends nobody read after the last element
+ * observed, an inference that rests on an absence and so waits for the history's end; a closing
+ * read turns it into evidence while the history runs. Closing reads come on top of
+ * {@code txnCount}.
+ *
  * <p>Invariants of every generated history: indices are dense from 0, times strictly increase,
  * each process has at most one transaction outstanding, a process that receives {@code info}
  * never invokes again, every invocation is completed, and written values are unique per key.

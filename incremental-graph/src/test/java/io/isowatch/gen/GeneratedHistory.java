@@ -30,18 +30,31 @@ import static org.junit.jupiter.api.Assertions.fail;
  * @param linearization the transactions that took effect, in order: {@code [invokeIndex,
  *                      eventsBefore]}, where {@code eventsBefore} is how many events had been
  *                      handed out when it took effect
+ * @param closingReads  the invocation indices of the closing reads, as the generator reported them
  */
-record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]> linearization) {
+record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]> linearization,
+                        Set<Long> closingReads) {
+
+    GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]> linearization) {
+        this(options, history, linearization, Set.of());
+    }
 
     static GeneratedHistory of(GeneratorOptions options) {
+        return of(options, false);
+    }
+
+    /** A list-append history, or with {@code registers} an rw-register one. */
+    static GeneratedHistory of(GeneratorOptions options, boolean registers) {
         List<Op> history = new ArrayList<>();
         List<long[]> order = new ArrayList<>();
-        ListAppendGenerator generator = new ListAppendGenerator(options,
-                invokeIndex -> order.add(new long[] {invokeIndex, history.size()}));
+        Set<Long> closing = new HashSet<>();
+        java.util.function.LongConsumer linearized = invokeIndex -> order.add(new long[] {invokeIndex, history.size()});
+        StoreGenerator generator = registers ? new RegisterGenerator(options, linearized, closing::add)
+                : new ListAppendGenerator(options, linearized, closing::add);
         while (generator.hasNext()) {
             history.add(generator.next());
         }
-        return new GeneratedHistory(options, history, order);
+        return new GeneratedHistory(options, history, order, closing);
     }
 
     /** Dense indices, increasing times, one outstanding transaction per process, info processes retired. */
@@ -54,7 +67,7 @@ record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]>
      * completion must look like (a list for list-append; nil or one value for a register).
      */
     void assertWellFormed(java.util.function.Predicate<MicroOp.Read> okRead) {
-        assertEquals(2 * options.txnCount(), history.size(), "events");
+        assertEquals(2 * (options.txnCount() + closingReads.size()), history.size(), "events");
         Map<Long, Op> outstanding = new HashMap<>();
         Set<Long> retired = new HashSet<>();
         long lastTime = 0;
@@ -66,8 +79,13 @@ record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]>
             assertFalse(retired.contains(op.process()), () -> "process reappeared after info: " + op);
             if (op.type() == OpType.INVOKE) {
                 assertFalse(op.value().isEmpty(), "empty transaction");
-                assertTrue(op.value().size() >= options.minTxnLength() && op.value().size() <= options.maxTxnLength(),
-                        () -> "length out of range: " + op);
+                if (closingReads.contains(op.index())) {
+                    assertTrue(op.value().size() == 1 && op.value().get(0) instanceof MicroOp.Read,
+                            () -> "a closing read reads one key: " + op);
+                } else {
+                    assertTrue(op.value().size() >= options.minTxnLength()
+                            && op.value().size() <= options.maxTxnLength(), () -> "length out of range: " + op);
+                }
                 for (MicroOp m : op.value()) {
                     if (m instanceof MicroOp.Read r) {
                         assertFalse(r.known(), () -> "invocation with a known read: " + op);

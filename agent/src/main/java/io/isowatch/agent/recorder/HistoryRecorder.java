@@ -1,16 +1,22 @@
 package io.isowatch.agent.recorder;
 
+import io.isowatch.agent.client.DefinitelyAbortedException;
+import io.isowatch.agent.client.IndeterminateException;
+import io.isowatch.agent.client.TransactionFailedException;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -37,10 +43,18 @@ import java.util.function.LongSupplier;
  * again after an {@code info} completion (the caller continues as a new process). If the log's
  * append throws, nothing is recorded and the process's state is unchanged.
  *
+ * <p>Closing reads: when a workload stops writing a key (Elle's generator retires it for a fresh
+ * one), {@link #retireKey} reads it once more after every writer has completed, so that every
+ * append is read by someone. An append nobody reads can only be placed by the checker when the
+ * history ends (decision 0009), so a cycle through it would be reported only then.
+ *
  * <p>Memory: one entry per open transaction, plus one per process retired by {@code info}
  * (kept to refuse its reuse).
  */
 public final class HistoryRecorder implements AutoCloseable {
+
+    /** How long {@link #retireKey(long, long, KeyReader)} waits for the key's writers. */
+    public static final Duration DEFAULT_RETIRE_TIMEOUT = Duration.ofSeconds(30);
 
     private final String agentId;
     private final EventLog log;
@@ -50,6 +64,8 @@ public final class HistoryRecorder implements AutoCloseable {
     private final long origin;
     private final boolean declaresAgentProtocol;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled on every completion, for {@link #retireKey} waiting for a key's writers. */
+    private final Condition completedOne = lock.newCondition();
     private final ConcurrentHashMap<Long, Pending> open = new ConcurrentHashMap<>();
     private final Set<Long> crashed = ConcurrentHashMap.newKeySet();
     private long nextSequence;
@@ -204,6 +220,7 @@ public final class HistoryRecorder implements AutoCloseable {
             if (type == OpType.INFO) {
                 crashed.add(process);
             }
+            completedOne.signalAll();
             latency = now - pending.invokedAt();
         } finally {
             lock.unlock();
@@ -212,6 +229,101 @@ public final class HistoryRecorder implements AutoCloseable {
             metrics.outcome(type);
             metrics.transactionLatency(latency);
         }
+    }
+
+    /**
+     * Transactions invoked through this recorder and not yet completed that write {@code key} (an
+     * append or a register write). O(open transactions × their length), under the recorder's lock.
+     */
+    public int openWriters(long key) {
+        lock.lock();
+        try {
+            return writersOf(key).size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@link #retireKey(long, long, Duration, KeyReader)} with {@link #DEFAULT_RETIRE_TIMEOUT}.
+     */
+    public OpType retireKey(long process, long key, KeyReader reader) throws InterruptedException {
+        return retireKey(process, key, DEFAULT_RETIRE_TIMEOUT, reader);
+    }
+
+    /**
+     * Records a closing read of {@code key}: waits until every transaction invoked through this
+     * recorder that writes the key has completed (ok, fail or info), records the invocation of
+     * {@code [[:r key nil]]} on {@code process}, calls {@code reader} and records the outcome: ok
+     * with the value read, {@code fail} when the reader throws {@link DefinitelyAbortedException},
+     * {@code info} when it throws {@link IndeterminateException} or anything else (which is then
+     * rethrown). The caller writes the key no more: an append after the closing read is again
+     * one nobody reads.
+     *
+     * <p>The wait and the invocation happen under the recorder's lock, so no writer of the key is
+     * invoked between them; the reader runs outside it, on the caller's thread, like any client
+     * call. Thread-safe.
+     *
+     * @return the completion recorded: {@link OpType#OK}, {@link OpType#FAIL}, or {@link OpType#INFO}
+     *         (the process is then retired: continue as a new process id)
+     * @throws IllegalStateException when writers are still open after {@code timeout} (naming the
+     *                               key and their processes), or when {@code process} has a
+     *                               transaction open or has crashed; nothing is then recorded
+     * @throws InterruptedException  when interrupted while waiting; nothing is then recorded
+     */
+    public OpType retireKey(long process, long key, Duration timeout, KeyReader reader) throws InterruptedException {
+        Objects.requireNonNull(reader, "reader");
+        List<MicroOp> read = List.of(new MicroOp.Read(key, null));
+        lock.lock();
+        try {
+            if (open.containsKey(process)) {
+                throw new IllegalStateException("process " + process + " cannot retire key " + key + " while its own "
+                        + "transaction is open; complete it with ok, fail or info first");
+            }
+            long left = timeout.toNanos();
+            for (Set<Long> writers = writersOf(key); !writers.isEmpty(); writers = writersOf(key)) {
+                if (left <= 0) {
+                    throw new IllegalStateException("key " + key + " still has writers open after " + timeout
+                            + ": processes " + writers + "; complete their transactions (ok, fail or info) before "
+                            + "retiring the key, or wait longer");
+                }
+                left = completedOne.awaitNanos(left);
+            }
+            invoke(process, read);
+        } finally {
+            lock.unlock();
+        }
+        long[] values;
+        try {
+            values = reader.read(key);
+        } catch (DefinitelyAbortedException e) {
+            fail(process);
+            return OpType.FAIL;
+        } catch (IndeterminateException e) {
+            info(process);
+            return OpType.INFO;
+        } catch (RuntimeException | Error e) {
+            info(process);
+            throw e;
+        } catch (TransactionFailedException e) {
+            throw new AssertionError("sealed: fail or info", e);
+        }
+        ok(process, List.of(new MicroOp.Read(key, values)));
+        return OpType.OK;
+    }
+
+    /** The processes whose open transaction writes {@code key}, sorted. Called with {@link #lock} held. */
+    private Set<Long> writersOf(long key) {
+        Set<Long> writers = new TreeSet<>();
+        for (Map.Entry<Long, Pending> e : open.entrySet()) {
+            for (MicroOp m : e.getValue().invoked()) {
+                if (!(m instanceof MicroOp.Read) && m.key() == key) {
+                    writers.add(e.getKey());
+                    break;
+                }
+            }
+        }
+        return writers;
     }
 
     /** Called with {@link #lock} held. */

@@ -5,6 +5,7 @@
  * discipline (one open transaction per process; a process that got {@code info} never invokes
  * again), and appends to an {@link io.isowatch.agent.recorder.EventLog}: the Chronicle spool, a
  * Jepsen JSON-lines file, memory, or several at once through a tee. Recording never waits on the
- * network; shipping to Kafka happens elsewhere, from the spool.
+ * network; shipping to Kafka happens elsewhere, from the spool. {@code retireKey} records a
+ * closing read of a key once every transaction writing it has completed.
  */
 package io.isowatch.agent.recorder;

@@ -4,9 +4,14 @@ import io.isowatch.checker.Workload;
 import io.isowatch.gen.KeyPool;
 import io.isowatch.history.MicroOp;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongPredicate;
 
 /**
  * Generates Elle-style transactions ({@code wr-txns}): a length uniform in the configured range,
@@ -15,15 +20,27 @@ import java.util.SplittableRandom;
  * {@link KeyPool}, the one the generator ({@code isowatch gen}) uses, so both shape and retire
  * keys by the same rule.
  *
+ * <p>With {@link WorkloadOptions#closingReads()} it also keeps the keys that owe a closing read:
+ * each key retired, until {@link #takeRetired} hands it out, and each key written and not yet
+ * retired, until {@link #takeAtEnd} does.
+ *
  * <p>Thread-safe: workers share one generator, so a seed fixes the sequence of transactions
- * (which worker gets which one depends on scheduling). Generation takes a lock for a few
- * hundred nanoseconds per transaction.
+ * (which worker gets which one depends on scheduling). Generation takes the generator's lock
+ * for a few hundred nanoseconds per transaction; a caller that must act on a transaction before
+ * any other thread sees what generating it changed (the runner records its invocation) holds
+ * the generator's monitor around both.
  */
 public final class TransactionGenerator {
 
     private final WorkloadOptions options;
     private final KeyPool keys;
     private final SplittableRandom random;
+    /** Retired keys whose closing read is not yet handed out, oldest first. */
+    private final ArrayDeque<Long> retired = new ArrayDeque<>();
+    /** Keys written and not retired: at most keyCount. */
+    private final Set<Long> written = new LinkedHashSet<>();
+    /** Handed out by {@link #takeAtEnd}; null until the end. */
+    private ArrayDeque<Long> atEnd;
 
     public TransactionGenerator(WorkloadOptions options) {
         this.options = options;
@@ -33,6 +50,9 @@ public final class TransactionGenerator {
 
     /** The next transaction's micro-ops, as invoked. */
     public synchronized List<MicroOp> next() {
+        if (atEnd != null) {
+            throw new IllegalStateException("the run has ended: every key is closed, so no transaction may write again");
+        }
         int length = options.minTxnLength() + random.nextInt(options.maxTxnLength() - options.minTxnLength() + 1);
         List<MicroOp> ops = new ArrayList<>(length);
         boolean appends = options.workload() == Workload.LIST_APPEND;
@@ -43,12 +63,48 @@ public final class TransactionGenerator {
                 ops.add(new MicroOp.Read(keys.key(slot), null));
                 continue;
             }
+            long key = keys.key(slot);
             long value = keys.takeValue(slot);
             if (value != KeyPool.RETIRED) {
-                long key = keys.key(slot);
                 ops.add(appends ? new MicroOp.Append(key, value) : new MicroOp.Write(key, value));
+                if (options.closingReads()) {
+                    written.add(key);
+                }
+            } else if (options.closingReads() && written.remove(key)) {
+                retired.add(key);
             }
         }
         return ops;
+    }
+
+    /**
+     * The oldest retired key that {@code ready} accepts (the runner: no writer of it still open),
+     * no longer owed a closing read; or -1 when there is none. O(retired keys) tests.
+     */
+    synchronized long takeRetired(LongPredicate ready) {
+        for (Iterator<Long> it = retired.iterator(); it.hasNext(); ) {
+            long key = it.next();
+            if (ready.test(key)) {
+                it.remove();
+                return key;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * At the end of the run, once no transaction is open: each key still owed a closing read
+     * (retired, or written and still active), one per call; -1 when all are handed out. The
+     * generator generates nothing after the first call.
+     */
+    synchronized long takeAtEnd() {
+        if (atEnd == null) {
+            atEnd = new ArrayDeque<>(retired);
+            atEnd.addAll(written);
+            retired.clear();
+            written.clear();
+        }
+        Long key = atEnd.poll();
+        return key == null ? -1 : key;
     }
 }

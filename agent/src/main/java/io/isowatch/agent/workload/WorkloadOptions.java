@@ -29,11 +29,14 @@ import java.util.Objects;
  * @param firstKey        the first key id; keys are numbered upwards from it. A run that
  *                        continues an earlier history against a fresh store starts past the
  *                        keys that history used
+ * @param closingReads    read each key once more when it retires, after every transaction
+ *                        generated with a write to it has completed, and at the end every key
+ *                        written and not yet so read (see {@link WorkloadRunner}); on by default
  */
 public record WorkloadOptions(Workload workload, int concurrency, double rate, Duration duration, long txnLimit,
                               int keyCount, int minTxnLength, int maxTxnLength, int maxWritesPerKey,
                               double readProbability, KeyDistribution keyDistribution, long seed,
-                              long firstKey) {
+                              long firstKey, boolean closingReads) {
 
     public WorkloadOptions {
         Objects.requireNonNull(workload, "workload");
@@ -59,72 +62,78 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
 
     /**
      * Elle's defaults for list-append: 10 exponentially distributed keys, 1 to 4 micro-ops, 32
-     * writes per key, reads half the time; 10 clients, unlimited rate, 10 seconds, seed 0.
+     * writes per key, reads half the time; 10 clients, unlimited rate, 10 seconds, seed 0;
+     * closing reads on.
      */
     public static WorkloadOptions defaults() {
         return new WorkloadOptions(Workload.LIST_APPEND, 10, 0, Duration.ofSeconds(10), 0, 10, 1, 4, 32, 0.5,
-                KeyDistribution.EXPONENTIAL, 0, 0);
+                KeyDistribution.EXPONENTIAL, 0, 0, true);
     }
 
     public WorkloadOptions withWorkload(Workload value) {
         return new WorkloadOptions(value, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withConcurrency(int value) {
         return new WorkloadOptions(workload, value, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withRate(double value) {
         return new WorkloadOptions(workload, concurrency, value, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withDuration(Duration value) {
         return new WorkloadOptions(workload, concurrency, rate, value, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withTxnLimit(long value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, value, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withKeyCount(int value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, value, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     /** Sets both length bounds at once. */
     public WorkloadOptions withTxnLength(int min, int max) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, min, max,
-                maxWritesPerKey, readProbability, keyDistribution, seed, firstKey);
+                maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withMaxWritesPerKey(int value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, value, readProbability, keyDistribution, seed, firstKey);
+                maxTxnLength, value, readProbability, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withReadProbability(double value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, value, keyDistribution, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, value, keyDistribution, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withKeyDistribution(KeyDistribution value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, value, seed, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, value, seed, firstKey, closingReads);
     }
 
     public WorkloadOptions withSeed(long value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, value, firstKey);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, value, firstKey, closingReads);
     }
 
     public WorkloadOptions withFirstKey(long value) {
         return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, value);
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, value, closingReads);
+    }
+
+    public WorkloadOptions withClosingReads(boolean value) {
+        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
+                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, value);
     }
 
     private static void atLeast(String option, long value, long min) {

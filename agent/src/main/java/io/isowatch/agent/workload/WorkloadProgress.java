@@ -6,7 +6,7 @@ import java.time.Duration;
  * A snapshot of a running workload, handed to the progress callback.
  *
  * @param elapsed      time since the run started
- * @param txns         transactions completed so far
+ * @param txns         transactions completed so far, closing reads included
  * @param ok           of which committed
  * @param fail         of which definitely aborted
  * @param info         of which with unknown outcome

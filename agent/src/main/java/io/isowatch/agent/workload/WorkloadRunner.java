@@ -6,6 +6,7 @@ import io.isowatch.agent.client.DefinitelyAbortedException;
 import io.isowatch.agent.client.IndeterminateException;
 import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.history.MicroOp;
+import io.isowatch.history.OpType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,6 +37,21 @@ import java.util.function.LongSupplier;
  *
  * <p>The run ends when the duration has passed, the transaction limit is reached, or
  * {@link #stop()} is called; open transactions finish first. Each instance runs once.
+ *
+ * <p>Closing reads ({@link WorkloadOptions#closingReads()}, on by default): when the generator
+ * retires a key, the key is owed one more read, {@code [[:r k nil]]}, recorded with
+ * {@link HistoryRecorder#retireKey} like any transaction. It becomes due once every transaction
+ * generated with a write to the key has completed; workers take a due closing read before they
+ * generate a new transaction, and run it on their current process (an {@code info} retires
+ * the process as for any transaction). Generating a transaction and recording its invocation
+ * happen under the generator's lock, so the recorder's open writers of a key are exactly the
+ * generated writers not yet completed, and the recorder is the one place that decides when a
+ * key is due. When the run ends (duration, limit or {@link #stop()}), once every worker's last
+ * transaction has completed, the workers read every key written and not yet read so, one read
+ * per key, then stop. So no append is left unread unless a closing read itself fails. Closing
+ * reads take a slot of the rate, do not count against the transaction limit, and are included
+ * in the counts of results and progress reports ({@link WorkloadResult#closingReads()} says how
+ * many). They are skipped at the end when the run stops on a failure or an interrupt.
  */
 public final class WorkloadRunner {
 
@@ -55,9 +72,12 @@ public final class WorkloadRunner {
     private final LongAdder fail = new LongAdder();
     private final LongAdder info = new LongAdder();
     private final AtomicLong invoked = new AtomicLong();
+    private final LongAdder closingReads = new LongAdder();
     private final AtomicLong clientErrors = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stopping;
+    /** Set on a failure or an interrupt: the end's closing reads are skipped. */
+    private volatile boolean abandoned;
     private volatile boolean started;
 
     public WorkloadRunner(WorkloadOptions options, ClientFactory clients, HistoryRecorder recorder) {
@@ -114,10 +134,11 @@ public final class WorkloadRunner {
         long start = System.nanoTime();
         long deadline = options.duration().isZero() ? Long.MAX_VALUE : start + options.duration().toNanos();
         AtomicLong processes = new AtomicLong(options.concurrency());
+        CountDownLatch lastTransactionsDone = new CountDownLatch(options.concurrency());
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < options.concurrency(); w++) {
             int worker = w;
-            Thread t = new Thread(() -> work(worker, deadline, processes), "isowatch-worker-" + w);
+            Thread t = new Thread(() -> work(worker, deadline, processes, lastTransactionsDone), "isowatch-worker-" + w);
             t.setDaemon(true);
             workers.add(t);
         }
@@ -130,6 +151,7 @@ public final class WorkloadRunner {
                 t.join();
             }
         } catch (InterruptedException e) {
+            abandoned = true;
             stopping = true;
             for (Thread t : workers) {
                 t.join();
@@ -150,33 +172,112 @@ public final class WorkloadRunner {
         long o = ok.sum();
         long f = fail.sum();
         long i = info.sum();
-        return new WorkloadResult(o + f + i, o, f, i, processes.get(), elapsed);
+        return new WorkloadResult(o + f + i, o, f, i, processes.get(), elapsed, closingReads.sum());
     }
 
-    private void work(int worker, long deadline, AtomicLong processes) {
-        long process = firstProcess + worker;
-        DatabaseClient client = null;
+    private void work(int worker, long deadline, AtomicLong processes, CountDownLatch lastTransactionsDone) {
+        Worker w = new Worker(worker, processes);
+        boolean counted = false;
         try {
-            client = clients.open(worker, process);
-            while (!stopping && claim()) {
+            w.open();
+            while (!stopping) {
                 rateLimiter.acquire();
                 if (stopping || System.nanoTime() >= deadline) {
                     break;
                 }
-                if (!runOne(process, client)) {
-                    client.close();
-                    process += options.concurrency();
-                    processes.incrementAndGet();
-                    client = clients.open(worker, process);
+                long key = options.closingReads() ? generator.takeRetired(k -> recorder.openWriters(k) == 0) : -1;
+                if (key >= 0) {
+                    w.closingRead(key);
+                } else if (!claim()) {
+                    break;
+                } else if (!runOne(w.process, w.client)) {
+                    w.next();
+                }
+            }
+            lastTransactionsDone.countDown();
+            counted = true;
+            if (options.closingReads()) {
+                lastTransactionsDone.await();
+                for (long key = generator.takeAtEnd(); key >= 0 && !abandoned; key = generator.takeAtEnd()) {
+                    w.closingRead(key);
                 }
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
+            abandoned = true;
             stopping = true;
         } finally {
+            if (!counted) {
+                lastTransactionsDone.countDown();
+            }
+            w.close();
+        }
+    }
+
+    /** One worker thread's current process and client; a new pair after each info. */
+    private final class Worker {
+        private final int index;
+        private final AtomicLong processes;
+        long process;
+        DatabaseClient client;
+
+        Worker(int index, AtomicLong processes) {
+            this.index = index;
+            this.processes = processes;
+            this.process = firstProcess + index;
+        }
+
+        void open() {
+            client = clients.open(index, process);
+        }
+
+        /** The process got info: it is done; continue as a new one with a fresh client. */
+        void next() {
+            client.close();
+            client = null;
+            process += options.concurrency();
+            processes.incrementAndGet();
+            open();
+        }
+
+        /** Runs and records the closing read of {@code key} ({@link HistoryRecorder#retireKey}). */
+        void closingRead(long key) throws InterruptedException {
+            DatabaseClient c = client;
+            long p = process;
+            OpType outcome = recorder.retireKey(p, key, k -> readOne(p, c, k));
+            closingReads.increment();
+            count(outcome);
+            if (outcome == OpType.INFO) {
+                next();
+            }
+        }
+
+        void close() {
             if (client != null) {
                 client.close();
             }
+        }
+    }
+
+    /** A closing read through the client: a read-only transaction of one read; a client's bug counts as unknown. */
+    private long[] readOne(long process, DatabaseClient client, long key)
+            throws DefinitelyAbortedException, IndeterminateException {
+        try {
+            return ((MicroOp.Read) client.execute(List.of(new MicroOp.Read(key, null))).get(0)).values();
+        } catch (RuntimeException e) {
+            if (clientErrors.incrementAndGet() <= LOGGED_CLIENT_ERRORS) {
+                LOG.warn("client of process {} threw {}; recorded as info (outcome unknown)", process, e.toString(), e);
+            }
+            throw new IndeterminateException("client threw " + e, e);
+        }
+    }
+
+    private void count(OpType outcome) {
+        switch (outcome) {
+            case OK -> ok.increment();
+            case FAIL -> fail.increment();
+            case INFO -> info.increment();
+            default -> throw new IllegalStateException("not a completion: " + outcome);
         }
     }
 
@@ -187,8 +288,13 @@ public final class WorkloadRunner {
 
     /** Runs and records one transaction; false when its outcome is unknown (the process is done). */
     private boolean runOne(long process, DatabaseClient client) {
-        List<MicroOp> txn = generator.next();
-        recorder.invoke(process, txn);
+        List<MicroOp> txn;
+        synchronized (generator) {
+            // Atomic with generation, so the recorder knows every writer of a key the generator
+            // retired before any worker can ask whether the key is due its closing read.
+            txn = generator.next();
+            recorder.invoke(process, txn);
+        }
         try {
             List<MicroOp> completed = client.execute(txn);
             recorder.ok(process, completed);

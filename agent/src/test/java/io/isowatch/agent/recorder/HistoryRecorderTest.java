@@ -189,6 +189,81 @@ class HistoryRecorderTest {
     }
 
     @Test
+    void retireKey_waitsForAWriterInFlightOnAnotherThread_thenRecordsTheRead() throws Exception {
+        recorder.invoke(0, List.of(new MicroOp.Append(1, 10)));
+        recorder.invoke(1, List.of(new MicroOp.Read(1, null)));  // a reader of the key is no reason to wait
+        assertEquals(1, recorder.openWriters(1));
+        assertEquals(0, recorder.openWriters(2));
+        CountDownLatch readerCalled = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<OpType> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread closer = new Thread(() -> {
+            try {
+                outcome.set(recorder.retireKey(7, 1, key -> {
+                    readerCalled.countDown();
+                    return new long[] {10};
+                }));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        closer.start();
+        assertTrue(!readerCalled.await(200, java.util.concurrent.TimeUnit.MILLISECONDS), "read while a writer is open");
+        assertEquals(2, log.size(), "nothing recorded while waiting");
+        recorder.ok(0, List.of(new MicroOp.Append(1, 10)));
+        closer.join(5_000);
+        assertEquals(OpType.OK, outcome.get());
+        List<Op> ops = log.ops();
+        assertEquals(5, ops.size());
+        Op invoke = ops.get(3);
+        Op ok = ops.get(4);
+        assertEquals(OpType.INVOKE, invoke.type());
+        assertEquals(7, invoke.process());
+        assertEquals(List.of(new MicroOp.Read(1, null)), invoke.value());
+        assertEquals(OpType.OK, ok.type());
+        assertArrayEquals(new long[] {10}, ((MicroOp.Read) ok.value().get(0)).values());
+        assertEquals(1, recorder.openTransactions(), "the reader of process 1 is still open");
+    }
+
+    @Test
+    void retireKey_timesOut_namingTheKeyAndThePendingProcesses_andRecordsNothing() {
+        recorder.invoke(3, List.of(new MicroOp.Write(5, 1)));
+        recorder.invoke(4, List.of(new MicroOp.Read(9, null), new MicroOp.Write(5, 2)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> recorder.retireKey(8, 5, java.time.Duration.ofMillis(50), key -> new long[] {1}));
+        assertEquals("key 5 still has writers open after PT0.05S: processes [3, 4]; complete their transactions "
+                + "(ok, fail or info) before retiring the key, or wait longer", e.getMessage());
+        assertEquals(2, log.size());
+        assertEquals(2, recorder.openTransactions());
+    }
+
+    @Test
+    void retireKey_readerFailures_areRecordedAsFailOrInfo_andInfoRetiresTheProcess() throws Exception {
+        assertEquals(OpType.FAIL, recorder.retireKey(0, 1, key -> {
+            throw new io.isowatch.agent.client.DefinitelyAbortedException("serialization failure");
+        }));
+        assertEquals(OpType.INFO, recorder.retireKey(0, 2, key -> {
+            throw new io.isowatch.agent.client.IndeterminateException("connection lost");
+        }));
+        assertThrows(IllegalStateException.class, () -> recorder.retireKey(0, 3, key -> new long[0]));
+        IllegalArgumentException bug = assertThrows(IllegalArgumentException.class, () -> recorder.retireKey(1, 3, key -> {
+            throw new IllegalArgumentException("driver bug");
+        }));
+        assertEquals("driver bug", bug.getMessage());
+        assertEquals(List.of(OpType.INVOKE, OpType.FAIL, OpType.INVOKE, OpType.INFO, OpType.INVOKE, OpType.INFO),
+                log.ops().stream().map(Op::type).toList());
+        assertEquals(0, recorder.openTransactions());
+    }
+
+    @Test
+    void retireKey_onAProcessWithItsOwnTransactionOpen_isRefused() {
+        recorder.invoke(0, List.of(new MicroOp.Append(1, 10)));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> recorder.retireKey(0, 1, key -> new long[] {10}));
+        assertTrue(e.getMessage().contains("process 0 cannot retire key 1"), e.getMessage());
+        assertEquals(1, log.size());
+    }
+
+    @Test
     void close_closesTheLog() {
         recorder.close();
         assertThrows(IllegalStateException.class, () -> recorder.invoke(0, TXN));

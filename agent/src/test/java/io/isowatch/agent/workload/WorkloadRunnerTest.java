@@ -1,6 +1,12 @@
 package io.isowatch.agent.workload;
 
+import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.IncrementalChecker;
+import io.isowatch.checker.RegisterOptions;
+import io.isowatch.checker.Validity;
+import io.isowatch.checker.Verdict;
 import io.isowatch.checker.Workload;
+import io.isowatch.history.AtomTable;
 
 import io.isowatch.agent.client.EmbeddedStoreClient;
 import io.isowatch.agent.recorder.EventLog;
@@ -41,7 +47,8 @@ class WorkloadRunnerTest {
                 .withDuration(Duration.ZERO);
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0.05, 0.05)),
                 new HistoryRecorder("a", log)).run();
-        assertEquals(3_000, r.txns());
+        assertEquals(3_000, r.txns() - r.closingReads(), "the limit counts ordinary transactions");
+        assertTrue(r.closingReads() > 50, r::toString);
         assertEquals(r.txns(), r.ok() + r.fail() + r.info());
         assertTrue(r.info() > 0 && r.fail() > 0, r::toString);
         assertEquals(4 + r.info(), r.processes());
@@ -57,6 +64,144 @@ class WorkloadRunnerTest {
         // A worker whose last transaction got info may stop before its new process invokes.
         assertTrue(last.size() >= r.info() && last.size() <= r.processes(), last.size() + " processes invoked");
         assertEquals(r.info(), last.values().stream().filter(t -> t == OpType.INFO).count());
+    }
+
+    @Test
+    void closingReads_listAppend_everyAppendIsReadAfterItsWritersComplete_andTheHistoryIsValid() throws Exception {
+        InMemoryEventLog log = new InMemoryEventLog();
+        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withTxnLimit(2_000).withKeyCount(3)
+                .withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(11);
+        WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
+                new HistoryRecorder("a", log)).run();
+        Closing closing = Closing.of(log.ops());
+        // The strict store aborts some conflicting writers (fail), never a read-only transaction.
+        assertEquals(0, r.info(), r::toString);
+        assertTrue(closing.keysWritten() > 200, "keys retired and closed: " + closing.keysWritten());
+        assertEquals(closing.keysWritten(), r.closingReads(), "one closing read per key written");
+        assertEquals(List.of(), closing.unreadAppends(), "appends no ok read saw");
+        assertEquals(List.of(), closing.keysWithoutAReadAfterTheirWriters(), "keys not read after their last writer");
+        assertEquals(Validity.TRUE, check(log.ops(), Workload.LIST_APPEND).valid());
+    }
+
+    @Test
+    void closingReads_rwRegister_everyKeyIsReadAfterItsLastWriteCompletes_andTheHistoryIsValid() throws Exception {
+        InMemoryEventLog log = new InMemoryEventLog();
+        WorkloadOptions options = WorkloadOptions.defaults().withWorkload(Workload.RW_REGISTER).withConcurrency(4)
+                .withTxnLimit(2_000).withKeyCount(3).withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(12);
+        WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
+                new HistoryRecorder("a", log)).run();
+        Closing closing = Closing.of(log.ops());
+        assertTrue(closing.keysWritten() > 200, "keys retired and closed: " + closing.keysWritten());
+        assertEquals(closing.keysWritten(), r.closingReads(), "one closing read per key written");
+        assertEquals(List.of(), closing.keysWithoutAReadAfterTheirWriters(), "keys not read after their last writer");
+        assertEquals(Validity.TRUE, check(log.ops(), Workload.RW_REGISTER).valid());
+    }
+
+    @Test
+    void closingReads_off_leaveAppendsUnread_soTheTestsAboveCanFail() throws Exception {
+        InMemoryEventLog log = new InMemoryEventLog();
+        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withTxnLimit(2_000).withKeyCount(3)
+                .withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(11).withClosingReads(false);
+        WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
+                new HistoryRecorder("a", log)).run();
+        assertEquals(0, r.closingReads());
+        assertEquals(2_000, r.txns());
+        assertFalse(Closing.of(log.ops()).unreadAppends().isEmpty());
+    }
+
+    @Test
+    void closingReads_atTheEndOfATimedRunStoppedEarly_closeEveryKeyWritten() throws Exception {
+        InMemoryEventLog log = new InMemoryEventLog();
+        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(3).withDuration(Duration.ofSeconds(30))
+                .withRate(2_000).withSeed(13);
+        WorkloadRunner runner = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
+                new HistoryRecorder("a", log));
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            runner.stop();
+        });
+        stopper.start();
+        WorkloadResult r = runner.run();
+        stopper.join();
+        Closing closing = Closing.of(log.ops());
+        assertTrue(r.elapsed().toSeconds() < 10, r::toString);
+        assertEquals(closing.keysWritten(), r.closingReads());
+        assertEquals(List.of(), closing.unreadAppends());
+        assertEquals(List.of(), closing.keysWithoutAReadAfterTheirWriters());
+    }
+
+    private static EmbeddedStore strictStore() {
+        return new EmbeddedStore(StoreOptions.of(IsolationLevel.STRICT_SERIALIZABLE));
+    }
+
+    private static Verdict check(List<Op> history, Workload workload) {
+        CheckerOptions options = workload == Workload.RW_REGISTER
+                ? CheckerOptions.defaults().withRegisters(RegisterOptions.NONE) : CheckerOptions.defaults();
+        IncrementalChecker checker = new IncrementalChecker(options, new AtomTable());
+        history.forEach(checker::accept);
+        return checker.finish();
+    }
+
+    /** What a recorded history says about its closing reads, worked out from the events alone. */
+    private record Closing(Map<Long, Long> lastWriterCompletion, Map<Long, List<Long>> okReadsAfter,
+                           List<String> unreadAppends) {
+
+        static Closing of(List<Op> history) {
+            Map<Long, Op> open = new HashMap<>();
+            Map<Long, Long> lastWriterCompletion = new HashMap<>();
+            Map<Long, List<Long>> okSingleReadInvokes = new HashMap<>();
+            Map<Long, Set<Long>> okAppended = new HashMap<>();
+            Map<Long, Set<Long>> okRead = new HashMap<>();
+            for (Op op : history) {
+                if (op.type() == OpType.INVOKE) {
+                    open.put(op.process(), op);
+                    continue;
+                }
+                Op invoke = open.remove(op.process());
+                for (MicroOp m : invoke.value()) {
+                    if (!(m instanceof MicroOp.Read)) {
+                        lastWriterCompletion.merge(m.key(), op.index(), Math::max);
+                    }
+                }
+                if (op.type() != OpType.OK) {
+                    continue;
+                }
+                if (op.value().size() == 1 && op.value().get(0) instanceof MicroOp.Read r) {
+                    okSingleReadInvokes.computeIfAbsent(r.key(), k -> new java.util.ArrayList<>()).add(invoke.index());
+                }
+                for (MicroOp m : op.value()) {
+                    if (m instanceof MicroOp.Append a) {
+                        okAppended.computeIfAbsent(a.key(), k -> new HashSet<>()).add(a.value());
+                    } else if (m instanceof MicroOp.Read r && r.values() != null) {
+                        for (long v : r.values()) {
+                            okRead.computeIfAbsent(r.key(), k -> new HashSet<>()).add(v);
+                        }
+                    }
+                }
+            }
+            List<String> unread = new java.util.ArrayList<>();
+            okAppended.forEach((key, values) -> values.forEach(v -> {
+                if (!okRead.getOrDefault(key, Set.of()).contains(v)) {
+                    unread.add(key + ":" + v);
+                }
+            }));
+            return new Closing(lastWriterCompletion, okSingleReadInvokes, unread);
+        }
+
+        long keysWritten() {
+            return lastWriterCompletion.size();
+        }
+
+        /** Keys with no ok transaction of one read of the key invoked after every writer of it completed. */
+        List<Long> keysWithoutAReadAfterTheirWriters() {
+            return lastWriterCompletion.entrySet().stream()
+                    .filter(e -> okReadsAfter.getOrDefault(e.getKey(), List.of()).stream().noneMatch(i -> i > e.getValue()))
+                    .map(Map.Entry::getKey).sorted().toList();
+        }
     }
 
     private static long workerOf(long process) {

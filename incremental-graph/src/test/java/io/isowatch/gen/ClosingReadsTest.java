@@ -1,0 +1,100 @@
+package io.isowatch.gen;
+
+import io.isowatch.history.MicroOp;
+import io.isowatch.history.Op;
+import io.isowatch.history.OpType;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Closing reads in the generator, by example; {@link ClosingReadsProperties} holds the general promises. */
+class ClosingReadsTest {
+
+    private static final GeneratorOptions CLOSING = GeneratorOptions.defaults().withTxnCount(10_000)
+            .withClosingReads(true).withSeed(5);
+
+    @Test
+    void defaults_haveNoClosingReads_soEverySeedKeepsItsHistory() {
+        assertFalse(GeneratorOptions.defaults().closingReads());
+        GeneratedHistory plain = GeneratedHistory.of(GeneratorOptions.defaults().withTxnCount(2_000));
+        assertTrue(plain.closingReads().isEmpty());
+        assertEquals(4_000, plain.history().size());
+    }
+
+    @Test
+    void retiredKeys_areClosedWhileTheHistoryRuns_andTheRestAtTheEnd() {
+        GeneratedHistory generated = GeneratedHistory.of(CLOSING);
+        generated.assertWellFormed();
+        long lastOrdinaryInvoke = generated.history().stream()
+                .filter(op -> op.type() == OpType.INVOKE && !generated.closingReads().contains(op.index()))
+                .mapToLong(Op::index).max().orElseThrow();
+        long live = generated.closingReads().stream().filter(i -> i < lastOrdinaryInvoke).count();
+        long atEnd = generated.closingReads().size() - live;
+        // 10,000 transactions of 2.5 micro-ops, half of them appends, retire a key every 32 appends.
+        assertTrue(live > 300 && live < 450, "closing reads while running: " + live);
+        assertTrue(atEnd >= 1 && atEnd <= CLOSING.keyCount(), "closing reads at the end: " + atEnd);
+        assertEquals(2 * (CLOSING.txnCount() + generated.closingReads().size()), generated.history().size());
+        assertEquals(CLOSING.txnCount() + generated.closingReads().size(), generated.count(OpType.OK),
+                "no faults: every transaction, closing reads included, commits");
+    }
+
+    @Test
+    void closingReads_runOnTheThreadsProcess_andAnInfoRetiresIt() {
+        GeneratorOptions options = CLOSING.withFaultRates(0.1, 0.1);
+        GeneratedHistory generated = GeneratedHistory.of(options);
+        generated.assertWellFormed();
+        GeneratedHistory.assertInfoProcessesRetire(generated.history(), options.concurrency());
+        long closingInfos = generated.closingReads().stream()
+                .map(i -> ClosingReadsProperties.Pairs.of(generated.history()).completionOf(generated.history()
+                        .get(i.intValue())).type())
+                .filter(t -> t == OpType.INFO).count();
+        assertTrue(closingInfos > 0, "closing reads draw faults like any transaction");
+    }
+
+    @Test
+    void registers_closingReadIsARegisterRead() {
+        GeneratedHistory generated = GeneratedHistory.of(CLOSING.withTxnCount(2_000), true);
+        assertFalse(generated.closingReads().isEmpty());
+        for (long i : generated.closingReads()) {
+            List<MicroOp> txn = generated.history().get((int) i).value();
+            assertEquals(List.of(new MicroOp.Read(txn.get(0).key(), null)), txn);
+        }
+        Set<Long> nonNil = new HashSet<>();
+        for (Op op : generated.history()) {
+            if (op.type() == OpType.OK && op.value().size() == 1 && op.value().get(0) instanceof MicroOp.Read r
+                    && r.values() != null) {
+                assertEquals(1, r.values().length, op::toString);
+                nonNil.add(r.key());
+            }
+        }
+        assertTrue(nonNil.size() > 10, "register reads with a value: " + nonNil.size());
+    }
+
+    @Test
+    void hasNext_endsAfterTheLastClosingRead() {
+        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().withTxnCount(1)
+                .withTxnLength(1, 1).withReadProbability(0).withClosingReads(true));
+        List<Op> events = new java.util.ArrayList<>();
+        generator.forEachRemaining(events::add);
+        assertEquals(4, events.size(), "one append, then the closing read of its key: " + events);
+        assertEquals(List.of(new MicroOp.Read(events.get(0).value().get(0).key(), null)), events.get(2).value());
+        assertArrayEqualsOne(((MicroOp.Read) events.get(3).value().get(0)).values());
+        assertFalse(generator.hasNext());
+        assertThrows(NoSuchElementException.class, generator::next);
+        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(0).withClosingReads(true))
+                .isEmpty());
+    }
+
+    private static void assertArrayEqualsOne(long[] values) {
+        assertEquals(1, values.length);
+        assertEquals(1, values[0]);
+    }
+}
