@@ -9,6 +9,9 @@
 #     ramp=60: the rate climbs linearly from 0 over the first 60 s (part of the warm-up)
 #     mode=soak rate=10000 duration=1800 sample=60
 #     mode=drain txns=3000000 duration=600: fill the topic first, then time the job checking it
+#   throughput and soak end by stopping the job with a drain (final watermark): the last lines give
+#   the detection delay over every finding, the end's included, and how many were released only at
+#   the end of the history (and of those, how many had their evidence complete > 2 s before the end)
 #   other keys: agents clients keys stale format partitions parallelism ooo checkpoint backend models
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
 #   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION

@@ -124,6 +124,7 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
   "execution.checkpointing.savepoint-dir" $job.checkpointing.savepointDir
   "metrics.reporter.prom.factory.class" "org.apache.flink.metrics.prometheus.PrometheusReporterFactory"
   "metrics.reporter.prom.port" (toString (int64 $job.metrics.port))
+  "metrics.reporter.prom.filterLabelValueCharacters" "false"
 }}
 {{- if eq $job.stateBackend "rocksdb" }}
 {{- $_ := set $conf "execution.checkpointing.incremental" "true" }}

@@ -2,8 +2,10 @@ package io.isowatch.bench;
 
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.FlinkAlertSink;
+import io.isowatch.job.HistoryVerdict;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertSink;
+import io.isowatch.sinks.DelaySummary;
 
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -21,13 +23,19 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class BenchSinks {
 
-    /** One alert as the benchmark keeps it. */
-    record Recorded(long detectedAtMillis, long delayMillis, long arrivedAtMillis, long completedAtMillis, String type) {
+    /**
+     * One alert as the benchmark keeps it; {@code completedAtMillis} is when its evidence was
+     * complete (its last transaction's completion), {@code atEnd} whether it was released only
+     * when its history ended ({@link Alert#releasedAtEnd()}).
+     */
+    record Recorded(long detectedAtMillis, long delayMillis, long arrivedAtMillis, long completedAtMillis, String type,
+                    boolean atEnd) {
     }
 
     private static final List<Recorded> ALERTS = new ArrayList<>();
     private static final AtomicLong DEAD_LETTERS = new AtomicLong();
     private static final AtomicLong LATE_DEAD_LETTERS = new AtomicLong();
+    private static final AtomicLong VERDICTS = new AtomicLong();
 
     private BenchSinks() {
     }
@@ -40,6 +48,22 @@ final class BenchSinks {
     /** The dead-letter sink: counts, by kind late or other. */
     static Sink<DeadLetter> deadLetters() {
         return new CountingDeadLetters();
+    }
+
+    /** The verdict sink: counts the histories settled at the end of the input. */
+    static Sink<HistoryVerdict> verdicts() {
+        return new CountingVerdicts();
+    }
+
+    static long verdictCount() {
+        return VERDICTS.get();
+    }
+
+    /** Every alert recorded so far. */
+    static List<Recorded> allAlerts() {
+        synchronized (ALERTS) {
+            return List.copyOf(ALERTS);
+        }
     }
 
     static long deadLetterCount() {
@@ -69,18 +93,14 @@ final class BenchSinks {
         return out;
     }
 
-    /** p50, p99 and max of the values (milliseconds), nearest rank; NaNs when empty. */
+    /** p50, p99 and max of the values (milliseconds), nearest rank ({@link DelaySummary}); NaNs when empty. */
     static double[] percentiles(long[] values) {
         if (values.length == 0) {
             return new double[] {Double.NaN, Double.NaN, Double.NaN};
         }
         long[] v = values.clone();
         Arrays.sort(v);
-        return new double[] {v[rank(v.length, 0.50)], v[rank(v.length, 0.99)], v[v.length - 1]};
-    }
-
-    private static int rank(int n, double q) {
-        return Math.min(n - 1, Math.max(0, (int) Math.ceil(q * n) - 1));
+        return new double[] {DelaySummary.nearestRank(v, 0.50), DelaySummary.nearestRank(v, 0.99), v[v.length - 1]};
     }
 
     private static final class DelayRecorder implements AlertSink {
@@ -93,12 +113,34 @@ final class BenchSinks {
             long completed = alert.detectedAtMillis() - alert.detectionDelayMillis();
             synchronized (ALERTS) {
                 ALERTS.add(new Recorded(alert.detectedAtMillis(), alert.detectionDelayMillis(), now, completed,
-                        alert.type()));
+                        alert.type(), alert.releasedAtEnd()));
             }
         }
 
         @Override
         public void close() {
+        }
+    }
+
+    private static final class CountingVerdicts implements Sink<HistoryVerdict> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public SinkWriter<HistoryVerdict> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(HistoryVerdict verdict, Context ctx) {
+                    VERDICTS.incrementAndGet();
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
         }
     }
 

@@ -7,6 +7,7 @@ import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
 import io.isowatch.job.OperatorIds;
+import io.isowatch.sinks.DelaySummary;
 import io.isowatch.testkit.InJvmKafka;
 
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -14,6 +15,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
@@ -54,6 +56,13 @@ import java.util.concurrent.TimeUnit;
  *       those of the filling, so detection delays are not meaningful here and are not
  *       reported.</li>
  * </ul>
+ *
+ * <p>Throughput and soak runs then end the input: the feeder stops and the job stops with a
+ * drain (Flink's final watermark), as a bounded input ends, so every history is settled and the
+ * findings that wait for the end are released (decision 0009). The last lines give the
+ * detection delay over every finding of the run, the drain's included, how many were released
+ * only at the end, and how many of those had their evidence complete more than
+ * {@value #END_WAIT_MILLIS} ms before the input ended: one measure of "live".
  *
  * <p>Every mode ends with the CPU per checked transaction: the job's Flink task threads alone
  * (source, decoding and the checker operator; {@link ResourceProbe#taskCpuNanos}), and the whole
@@ -187,7 +196,7 @@ public final class StreamBenchmark {
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
-                JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()));
+                JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()).withVerdicts(BenchSinks.verdicts()));
         job.build(env);
         JobClient client = env.executeAsync("isowatch stream benchmark");
         System.out.println("# job " + client.getJobID() + " submitted; options " + options.asMap());
@@ -203,6 +212,7 @@ public final class StreamBenchmark {
             feeder.start();
         }
         long started = System.currentTimeMillis();
+        boolean ended = false;
         try {
             if (drain) {
                 drain(sampler, feeder.transactions(), Long.parseLong(o.get("sample")), Long.parseLong(o.get("duration")),
@@ -213,15 +223,66 @@ public final class StreamBenchmark {
                 throughput(sampler, started, Long.parseLong(o.get("warmup")), Long.parseLong(o.get("duration")),
                         Long.parseLong(o.get("sample")), rate, options.maxOutOfOrderness().toMillis(), feeder, profiler);
             }
+            if (!drain) {
+                ended = endAndReportEveryFinding(client, feeder, dir.resolve("savepoint"), Integer.parseInt(o.get("agents")));
+            }
         } finally {
             feeder.close(); // a drain's feeder is closed already; closing again does nothing
-            try {
-                client.cancel().get(60, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                System.out.println("# cancelling the job: " + e);
+            if (!ended) {
+                try {
+                    client.cancel().get(60, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    System.out.println("# cancelling the job: " + e);
+                }
             }
             kafka.close();
         }
+    }
+
+    /** How long before the end of the input a finding's evidence may be complete and its release still count as live enough. */
+    static final long END_WAIT_MILLIS = 2_000;
+
+    /**
+     * Ends the input and the job as a bounded one ends: the feeder stops, and the job stops with
+     * a drain (Flink's final watermark), which settles every history (decision 0009) and
+     * releases what could only be released then. Then reports the detection delay over every
+     * finding of the run, the drain's included: p50, p99, max, how many were released only at
+     * the end, and how many of those had their evidence complete more than
+     * {@value #END_WAIT_MILLIS} ms before the input ended (they waited for the end, not for the
+     * checker). Returns whether the job ended.
+     */
+    private static boolean endAndReportEveryFinding(JobClient client, HistoryFeeder feeder, Path savepoints, int agents) {
+        feeder.close();
+        long endOfInput = System.currentTimeMillis();
+        boolean ended;
+        try {
+            client.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(120, TimeUnit.SECONDS);
+            client.getJobExecutionResult().get(120, TimeUnit.SECONDS);
+            ended = true;
+        } catch (Exception e) {
+            System.out.println("# stopping the job with a drain failed (" + e + "); findings of the end are missing");
+            ended = false;
+        }
+        DelaySummary all = new DelaySummary();
+        long waited = 0;
+        long atEndDelay = 0;
+        for (BenchSinks.Recorded r : BenchSinks.allAlerts()) {
+            all.add(r.delayMillis(), r.atEnd());
+            if (r.atEnd() && r.completedAtMillis() < endOfInput - END_WAIT_MILLIS) {
+                waited++;
+                atEndDelay = Math.max(atEndDelay, endOfInput - r.completedAtMillis());
+            }
+        }
+        long[] p = all.p50p99max();
+        System.out.printf("histories settled     %,d of %,d (the drain's final watermark %s)%n", BenchSinks.verdictCount(),
+                agents, BenchSinks.verdictCount() >= agents ? "reached every history" : "did NOT reach every history");
+        System.out.printf("every finding         %,d with a delay, the end's included; p50 / p99 / max = %s ms%n", all.count(),
+                p == null ? "- / - / -" : String.format("%d / %d / %d", p[0], p[1], p[2]));
+        System.out.printf("released at the end   %,d (decision 0009); of them %,d with evidence complete more than %,d ms"
+                + " before the input ended%s%n", all.releasedAtEnd(), waited, END_WAIT_MILLIS,
+                waited == 0 ? "" : String.format(" (up to %,d ms before)", atEndDelay));
+        return ended;
     }
 
     private static void throughput(Sampler s, long started, long warmup, long duration, long every, long rate,

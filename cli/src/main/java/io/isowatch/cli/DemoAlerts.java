@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertSink;
 import io.isowatch.sinks.ConsoleLink;
+import io.isowatch.sinks.DelaySummary;
 import io.isowatch.sinks.console.ConsoleSinkOptions;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.ui.FindingStore;
@@ -12,7 +13,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -40,10 +40,8 @@ final class DemoAlerts implements Consumer<Alert> {
     private final Set<String> seen = new HashSet<>();
     private final Map<String, Long> byType = new TreeMap<>();
     private volatile long count;
-    /** Detection delays in ms, in arrival order; those from {@link #endOfRun} on came in the drain. */
-    private long[] delays = new long[1024];
-    private int delaysKnown;
-    private int firstAtEnd = -1;
+    /** Detection delays of every alert, those released at the end of the history marked so. */
+    private final DelaySummary delays = new DelaySummary();
 
     /**
      * @param file    the alerts file's sink, or null
@@ -67,12 +65,7 @@ final class DemoAlerts implements Consumer<Alert> {
         }
         count++;
         byType.merge(alert.type(), 1L, Long::sum);
-        if (alert.detectionDelayMillis() != Alert.UNKNOWN_DELAY) {
-            if (delaysKnown == delays.length) {
-                delays = Arrays.copyOf(delays, delays.length * 2);
-            }
-            delays[delaysKnown++] = alert.detectionDelayMillis();
-        }
+        delays.add(alert);
         if (file != null) {
             file.accept(alert);
         }
@@ -89,35 +82,15 @@ final class DemoAlerts implements Consumer<Alert> {
         return count;
     }
 
-    /** Marks the end of the clients' run: alerts from now on came from the end-of-run drain. */
-    synchronized void endOfRun() {
-        firstAtEnd = delaysKnown;
-    }
-
     /**
-     * The detection delays of every alert of the run, the drain's included, in one line: {@code
-     * detection delay over 1,045 alerts: p50 100 ms, p99 1.2 s, max 2.5 s; 3 came only at the end}.
+     * The detection delays of every alert of the run, the drain's included, in one line ({@link
+     * DelaySummary#line()}): {@code detection delay over 1,045 alerts: p50 100 ms, p99 1.2 s, max
+     * 2.5 s; 3 released only at the end of the history}. Those are the alerts the job marked as
+     * released by the end of the history (decision 0009), not every alert that arrived after the
+     * clients stopped: a live finding of the last events is still live.
      */
     synchronized String delaySummary() {
-        if (delaysKnown == 0) {
-            return "";
-        }
-        long[] sorted = Arrays.copyOf(delays, delaysKnown);
-        Arrays.sort(sorted);
-        int atEnd = firstAtEnd < 0 ? 0 : delaysKnown - firstAtEnd;
-        return String.format("detection delay over %,d alerts: p50 %s, p99 %s, max %s; %,d came only with the "
-                        + "end-of-run drain", delaysKnown, millis(percentile(sorted, 50)), millis(percentile(sorted, 99)),
-                millis(sorted[sorted.length - 1]), atEnd);
-    }
-
-    /** The nearest-rank percentile of sorted values. */
-    static long percentile(long[] sorted, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, rank - 1)];
-    }
-
-    private static String millis(long ms) {
-        return ms < 1000 ? ms + " ms" : String.format("%.1f s", ms / 1000.0);
+        return delays.line();
     }
 
     /** The alerts so far by anomaly type, e.g. {@code 12 G2-item, 3 G-single-item}. */

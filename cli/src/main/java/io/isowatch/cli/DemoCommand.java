@@ -251,7 +251,6 @@ final class DemoCommand implements Callable<Integer> {
                 WorkloadRunner runner = runner(out, level, runFor, agent, alerts);
                 try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> endedEarly(err, job, runner, start))) {
                     result = agent.run(runner);
-                    alerts.endOfRun();
                     if (watch.ended() != null) {
                         summary(out, result, null, alerts, false, deadLetters.get(), start);
                         return ExitCodes.ERROR;

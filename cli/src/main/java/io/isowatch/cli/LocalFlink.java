@@ -53,6 +53,9 @@ final class LocalFlink {
             conf.setString(REPORTER + "factory.class", BoundPrometheusReporterFactory.class.getName());
             conf.setString(REPORTER + BoundPrometheusReporterFactory.PORT, Integer.toString(metricsPort));
             conf.setString(REPORTER + BoundPrometheusReporterFactory.HOST, host);
+            // Label values as they are: the delay histogram's le="0.05" and le="+Inf" (which the
+            // default filter would turn into "0_05" and "_Inf") and anomaly="G2-item".
+            conf.setString(REPORTER + "filterLabelValueCharacters", "false");
         }
         return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,14 +42,19 @@ class LoopbackOnlyIT {
     void demo_everyPortListensOn127001Only_andThePrintedUrlsAnswer() throws Exception {
         int metricsPort = freePort();
         CompletableFuture<String> scraped = new CompletableFuture<>();
+        CompletableFuture<String> withDelays = new CompletableFuture<>();
         CheckCommandTest.Run r;
         Set<Listener> opened;
         try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
-            Thread scraper = scrapeWhenListening(metricsPort, scraped);
+            Thread scraper = scrapeWhenListening(metricsPort, scraped, text -> text.contains("flink_jobmanager_"),
+                    text -> true);
+            Thread delays = scrapeWhenListening(metricsPort, withDelays, text -> infBucketTotal(text) > 0,
+                    text -> text.contains(DELAY));
             r = CheckCommandTest.run("demo", "--duration", "3", "--rate", "500", "--metrics-port",
                     Integer.toString(metricsPort));
             opened = watch.opened();
             scraper.interrupt();
+            delays.interrupt();
         }
         assertEquals(ExitCodes.VALID, r.code(), r.err());
         assertOnlyOn(LOOPBACK, opened);
@@ -61,6 +67,65 @@ class LoopbackOnlyIT {
         String metrics = scraped.getNow("(never scraped)");
         assertTrue(metrics.contains("flink_jobmanager_"), "the reporter serves Flink's metrics, named as Flink names them: "
                 + metrics.substring(0, Math.min(500, metrics.length())));
+        assertDelayHistogram(withDelays.getNow("(never scraped with a finding's delay)"));
+    }
+
+    private static final String DELAY = "flink_taskmanager_job_task_operator_isowatch_le_detection_delay_seconds";
+    private static final Pattern SAMPLE = Pattern.compile("^(" + Pattern.quote(DELAY) + "_(?:bucket|sum|count))\\{(.*)\\} (\\S+)$",
+            Pattern.MULTILINE);
+    private static final Pattern LE = Pattern.compile("le=\"([^\"]*)\",?");
+
+    /** The +Inf buckets' values summed over subtasks: the findings with a known delay so far. */
+    private static double infBucketTotal(String text) {
+        double total = 0;
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            if (m.group(1).endsWith("_bucket") && m.group(2).contains("le=\"+Inf\"")) {
+                total += Double.parseDouble(m.group(3));
+            }
+        }
+        return total;
+    }
+
+    /**
+     * The detection delay as Prometheus histograms, one per subtask: buckets of the documented
+     * bounds and +Inf, cumulative, +Inf equal to the count, and a sum; at least one finding counted.
+     */
+    private static void assertDelayHistogram(String text) {
+        java.util.Map<String, java.util.TreeMap<Double, Double>> buckets = new java.util.HashMap<>();
+        java.util.Map<String, Double> counts = new java.util.HashMap<>();
+        java.util.Map<String, Double> sums = new java.util.HashMap<>();
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            Matcher le = LE.matcher(m.group(2));
+            String series = le.replaceAll("").replaceAll(",$", "");
+            double value = Double.parseDouble(m.group(3));
+            if (m.group(1).endsWith("_bucket")) {
+                assertTrue(le.reset().find(), m.group());
+                double bound = le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1));
+                buckets.computeIfAbsent(series, k -> new java.util.TreeMap<>()).put(bound, value);
+            } else if (m.group(1).endsWith("_count")) {
+                counts.put(series, value);
+            } else {
+                sums.put(series, value);
+            }
+        }
+        assertTrue(infBucketTotal(text) > 0, "a finding's delay counted; scraped:\n" + text.lines()
+                .filter(l -> l.contains("isowatch")).collect(Collectors.joining("\n")));
+        assertEquals(counts.keySet(), buckets.keySet(), "a count beside each subtask's buckets");
+        assertEquals(counts.keySet(), sums.keySet(), "a sum beside each subtask's buckets");
+        for (var e : buckets.entrySet()) {
+            List<Double> bounds = List.copyOf(e.getValue().keySet());
+            assertEquals(List.of(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, Double.POSITIVE_INFINITY), bounds,
+                    e.getKey());
+            double previous = 0;
+            for (double v : e.getValue().values()) {
+                assertTrue(v >= previous, "cumulative buckets: " + e.getValue());
+                previous = v;
+            }
+            assertEquals(counts.get(e.getKey()), e.getValue().get(Double.POSITIVE_INFINITY), "+Inf is the count");
+            assertTrue(sums.get(e.getKey()) >= 0, e.getKey());
+        }
     }
 
     @Test
@@ -180,15 +245,22 @@ class LoopbackOnlyIT {
         return null;
     }
 
-    /** Scrapes http://127.0.0.1:port/ until it answers with the checker's metrics, or is interrupted. */
-    private static Thread scrapeWhenListening(int port, CompletableFuture<String> body) {
+    /**
+     * Scrapes http://127.0.0.1:port/ until an answer is {@code done}, or the thread is interrupted;
+     * the last answer that is {@code worthKeeping} is kept.
+     */
+    private static Thread scrapeWhenListening(int port, CompletableFuture<String> body,
+                                              java.util.function.Predicate<String> done,
+                                              java.util.function.Predicate<String> worthKeeping) {
         Thread t = new Thread(() -> {
             URI uri = URI.create("http://127.0.0.1:" + port + "/");
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     String text = HTTP.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).body();
-                    body.obtrudeValue(text);
-                    if (text.contains("flink_jobmanager_")) {
+                    if (worthKeeping.test(text)) {
+                        body.obtrudeValue(text);
+                    }
+                    if (done.test(text)) {
                         return;
                     }
                 } catch (IOException notYet) {

@@ -30,6 +30,7 @@ class ChartMonitoringTest {
             "flink_taskmanager_job_task_operator_isowatch_dead_letters",
             "flink_taskmanager_job_task_operator_isowatch_graph_transactions",
             "flink_taskmanager_job_task_operator_isowatch_detection_delay_ms",
+            "flink_taskmanager_job_task_operator_isowatch_le_detection_delay_seconds_bucket",
             "flink_jobmanager_job_numberOfFailedCheckpoints",
             "flink_jobmanager_job_numberOfCompletedCheckpoints",
             "flink_jobmanager_job_lastCheckpointDuration",

@@ -95,6 +95,8 @@ class ChartRenderTest {
         assertEquals("org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
                 conf.path("metrics.reporter.prom.factory.class").asText());
         assertEquals("9249", conf.path("metrics.reporter.prom.port").asText());
+        assertEquals("false", conf.path("metrics.reporter.prom.filterLabelValueCharacters").asText(),
+                "the delay histogram's le labels (0.05, +Inf) pass unfiltered");
         JsonNode main = spec.path("podTemplate").path("spec").path("containers").get(0);
         assertEquals("flink-main-container", main.path("name").asText());
         JsonNode port = main.path("ports").get(0);

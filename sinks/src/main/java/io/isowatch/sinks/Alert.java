@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * <p>An alert holds text, not the core's {@link Finding}: the finding's keys and elements are
  * atoms of one JVM's {@link AtomTable}, while an alert crosses threads, operators and machines
  * (the Flink job serializes it between the checker and the sinks). {@link #of} renders once, on
- * the thread that owns the table; after that an alert is a plain immutable value.
+ * the thread that owns the table; after that an alert is a plain immutable value. {@link #of}
+ * makes a live alert; the checker marks one released at the end of its history with
+ * {@link #released(Release)}.
  *
  * @param id                   the finding's stable id ({@link FindingId}): consumers de-duplicate by it
  * @param history              the history it was found in (the recording agent's id), or "" when
@@ -32,9 +34,12 @@ import java.util.TreeSet;
  * @param explanation          the full, multi-line Elle-style explanation
  * @param findingJson          the finding as {@link FindingJson} writes it: transactions, steps and
  *                             edges of a cycle, the explanation
+ * @param release              live, or released only when its history ended and why
+ *                             ({@link Release}); with the latter the detection delay includes the
+ *                             wait for the end
  */
 public record Alert(String id, String history, String type, String title, List<String> models, long detectedAtMillis,
-                    long detectionDelayMillis, String explanation, String findingJson) {
+                    long detectionDelayMillis, String explanation, String findingJson, Release release) {
 
     /** The detection delay of an alert whose transactions carry no times. */
     public static final long UNKNOWN_DELAY = -1;
@@ -46,11 +51,19 @@ public record Alert(String id, String history, String type, String title, List<S
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(explanation, "explanation");
         Objects.requireNonNull(findingJson, "findingJson");
+        Objects.requireNonNull(release, "release");
         models = List.copyOf(new TreeSet<>(models));
         if (detectionDelayMillis < UNKNOWN_DELAY) {
             throw new IllegalArgumentException("detectionDelayMillis must be >= 0, or -1 for unknown, got "
                     + detectionDelayMillis);
         }
+    }
+
+    /** A live alert ({@link Release#LIVE}). */
+    public Alert(String id, String history, String type, String title, List<String> models, long detectedAtMillis,
+                 long detectionDelayMillis, String explanation, String findingJson) {
+        this(id, history, type, title, models, detectedAtMillis, detectionDelayMillis, explanation, findingJson,
+                Release.LIVE);
     }
 
     /**
@@ -88,6 +101,17 @@ public record Alert(String id, String history, String type, String title, List<S
             return UNKNOWN_DELAY;
         }
         return Math.max(0, nowEpochMillis - last / 1_000_000L);
+    }
+
+    /** This alert with {@code release} instead of its own. */
+    public Alert released(Release release) {
+        return new Alert(id, history, type, title, models, detectedAtMillis, detectionDelayMillis, explanation,
+                findingJson, release);
+    }
+
+    /** True when it was released only when its history ended ({@link Release#atEndOfHistory()}). */
+    public boolean releasedAtEnd() {
+        return release.atEndOfHistory();
     }
 
     /** True when {@link #detectionDelayMillis()} is known. */

@@ -21,11 +21,15 @@ import java.time.format.DateTimeFormatter;
  *  "detected-at": "2025-01-02T03:04:05.678Z", RFC 3339, UTC
  *  "detected-at-ms": 1735787045678,
  *  "detection-delay-ms": 12,       null when unknown
+ *  "released": "live",             or "end-of-history": released only when the history ended
+ *                                  (settle time, decision 0009); its delay then includes that wait
+ *  "released-reason": "reads a …",  why it waited for the end; only with "end-of-history"
  *  "version": 1,                   of this shape ({@link #VERSION})
  *  "link": "http://…/findings/3f2a…", the finding's page in the console; only when one is configured
  *  "finding": {...}}               FindingJson's object, holding "explanation"
  * </pre>
- * Written compactly on one line, in UTF-8.
+ * Written compactly on one line, in UTF-8. A reader meeting no {@code "released"} (an alert
+ * written before the field) reads it as live, which every such alert was.
  */
 public final class AlertJson {
 
@@ -68,6 +72,10 @@ public final class AlertJson {
             g.writeNumberField("detection-delay-ms", alert.detectionDelayMillis());
         } else {
             g.writeNullField("detection-delay-ms");
+        }
+        g.writeStringField("released", alert.release().name());
+        if (alert.releasedAtEnd()) {
+            g.writeStringField("released-reason", alert.release().reason());
         }
         g.writeNumberField("version", VERSION);
         if (console != null) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
+import io.isowatch.sinks.Release;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.List;
 /**
  * Reads an alert back from the JSON {@link AlertJson} writes: a line of the alerts file or the
  * value of an alerts-topic record. Unknown fields are ignored, as {@link AlertJson#VERSION}'s rule
- * (adding a field keeps the version) requires; a newer version is refused by name.
+ * (adding a field keeps the version) requires; a newer version is refused by name. A line without
+ * {@code "released"} (written before alerts said) reads as live, which every such alert was.
  */
 public final class AlertLine {
 
@@ -52,7 +54,14 @@ public final class AlertLine {
         return new Alert(text(root, "id"), root.path("history").asText(""), text(root, "type"), text(root, "title"),
                 models, root.path("detected-at-ms").asLong(0),
                 delay == null || delay.isNull() ? Alert.UNKNOWN_DELAY : Math.max(Alert.UNKNOWN_DELAY, delay.asLong()),
-                finding.path("explanation").asText(""), finding.toString());
+                finding.path("explanation").asText(""), finding.toString(),
+                Release.read(optionalText(root, "released"), optionalText(root, "released-reason")));
+    }
+
+    /** A text field, or null when absent or not text: a line written before the field reads as if it had none. */
+    private static String optionalText(JsonNode root, String field) {
+        JsonNode v = root.get(field);
+        return v == null || !v.isTextual() ? null : v.asText();
     }
 
     private static String text(JsonNode root, String field) {

@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * {@code alertJson}, escaped the same way, never spliced in raw.
  *
  * <p>A row (the list's line): {@code {"id","history","type","title","models":[checked],
- * "detectedAtMs","detectedAt","delayMs"|null,"not":[..],"alsoNot":[..],"picture":bool}}.
+ * "detectedAtMs","detectedAt","delayMs"|null,"released":"live"|"end-of-history","releasedReason",
+ * "not":[..],"alsoNot":[..],"picture":bool}}; {@code releasedReason} is empty for a live finding.
  * A view (the finding's page) adds {@code "explanation","txns":[{"index","process","type",
  * "mops":[json..],"keys":[json..]}],"alertJson"} and, when drawn, {@code "svg"}.
  */
@@ -125,6 +126,8 @@ public final class ConsoleJson {
         } else {
             g.writeNullField("delayMs");
         }
+        g.writeStringField("released", a.release().name());
+        g.writeStringField("releasedReason", a.release().reason());
         strings(g, "not", v.ruledOut().not());
         strings(g, "alsoNot", v.ruledOut().alsoNot());
         g.writeBooleanField("picture", v.picture());

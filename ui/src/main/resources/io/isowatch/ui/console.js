@@ -105,7 +105,14 @@
   // ---- Shared pieces -------------------------------------------------------------------------------
 
   function historyName(h) { return h === '' ? '(single history)' : h; }
-  function delay(ms) { return ms === null || ms === undefined ? 'unknown' : ms.toLocaleString('en') + ' ms'; }
+  function delay(ms) {
+    return ms === null || ms === undefined ? 'unknown' : ms.toLocaleString('en') + ' ms after its last transaction';
+  }
+  // A finding released only when its history ended (decision 0009) is flagged, the reason in its title.
+  function atEnd(f) {
+    return f.released === 'end-of-history'
+      ? el('span', { class: 'at-end', title: f.releasedReason }, 'at the end of the history') : null;
+  }
   function rulesOut(f) { return f.not.concat(f.alsoNot); }
 
   function findingsTable(id) {
@@ -121,7 +128,7 @@
       el('td', { class: 'type' }, el('a', { href: links.finding(f.id) }, f.type)),
       el('td', { class: 'history' }, el('a', { href: links.history(f.history) }, historyName(f.history))),
       el('td', { class: 'models' }, f.not.join(', ')),
-      el('td', { class: 'delay' }, delay(f.delayMs)),
+      el('td', { class: 'delay' }, delay(f.delayMs), atEnd(f) ? [' ', atEnd(f)] : null),
       el('td', { class: 'title' }, el('a', { href: links.finding(f.id) }, f.title)));
     row.dataset.id = f.id;
     return row;
@@ -291,7 +298,9 @@
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
         el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history))),
         el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
-        el('dt', null, 'Detection delay'), el('dd', null, delay(v.delayMs)),
+        el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
+        el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
+          ? [atEnd(v), ': ', v.releasedReason] : 'live, as soon as its evidence was checked'),
         el('dt', null, 'Checked against'), el('dd', null, v.models.length ? v.models.join(', ') : 'no model'),
         el('dt', null, 'Rules out'), el('dd', { id: 'finding-rules-out' }, modelList(v))),
       el('h2', null, 'Explanation'),

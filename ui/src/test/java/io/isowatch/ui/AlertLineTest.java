@@ -1,6 +1,8 @@
 package io.isowatch.ui;
 
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 import io.isowatch.sinks.AlertJson;
 import io.isowatch.sinks.ConsoleLink;
 import org.junit.jupiter.api.Test;
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +25,18 @@ class AlertLineTest {
         Alert single = TestAlerts.abortedReadAlert("k", "", 5);
         assertEquals(single, AlertLine.parse(new String(AlertJson.toBytes(single), StandardCharsets.UTF_8)),
                 "a single history writes no history field");
+    }
+
+    @Test
+    void parse_readsTheRelease_andALineWithoutItAsLive() {
+        Alert a = TestAlerts.writeSkewAlert("a", "b", "agent-7", TestAlerts.DETECTED_AT)
+                .released(Release.atEnd(AnomalyType.G2_ITEM));
+        String json = new String(AlertJson.toBytes(a), StandardCharsets.UTF_8);
+        assertEquals(a, AlertLine.parse(json));
+        // A line written before alerts said how they were released.
+        String old = json.replaceAll(",\"released\":\"[^\"]*\",\"released-reason\":\"[^\"]*\"", "");
+        assertFalse(old.contains("released"), old);
+        assertEquals(a.released(Release.LIVE), AlertLine.parse(old));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.isowatch.ui;
 
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.sinks.file.JsonLinesSinkOptions;
 import io.isowatch.testing.Golden;
@@ -56,11 +58,13 @@ class ConsoleBrowserIT {
         Path file = dir.resolve("alerts.jsonl");
         skew = TestAlerts.writeSkewAlert("x", "y", 0, "agent-1", T0);
         aborted = TestAlerts.abortedReadAlert("z", "agent-2", T0 + 1000);
+        // Released at the end with a hostile reason: it reaches the page as text and as a title.
         hostile = TestAlerts.writeSkewAlert(TestAlerts.SCRIPT_KEY, TestAlerts.ATTRIBUTE_KEY, 100,
-                TestAlerts.HOSTILE_HISTORY, T0 + 2000);
+                TestAlerts.HOSTILE_HISTORY, T0 + 2000).released(new Release(true, TestAlerts.ATTRIBUTE_KEY));
         Golden.Case readSkewCase = Golden.cases().stream().filter(c -> c.name().equals("G-single-item-read-skew"))
                 .findFirst().orElseThrow();
-        readSkew = TestAlerts.check(Files.readString(readSkewCase.history()), "agent-1", T0 + 3000).get(0);
+        readSkew = TestAlerts.check(Files.readString(readSkewCase.history()), "agent-1", T0 + 3000).get(0)
+                .released(Release.atEnd(AnomalyType.G_SINGLE_ITEM));
         sink = new JsonLinesSinkOptions(file).open();
         for (Alert a : List.of(skew, aborted, hostile, readSkew, skew)) {
             sink.accept(a);
@@ -103,7 +107,13 @@ class ConsoleBrowserIT {
         String counts = browser.driver().findElement(By.id("counts")).getText();
         assertTrue(counts.contains("G2-item") && counts.contains("G1a") && counts.contains("G-single-item"), counts);
         WebElement row = browser.driver().findElement(By.cssSelector("tr[data-id='" + skew.id() + "']"));
-        assertTrue(row.getText().contains("7 ms"), "the detection delay: " + row.getText());
+        assertTrue(row.getText().contains("7 ms after its last transaction"), "the detection delay: " + row.getText());
+        assertEquals(List.of(), row.findElements(By.cssSelector(".at-end")), "a live finding carries no flag");
+        WebElement settled = browser.driver().findElement(By.cssSelector("tr[data-id='" + readSkew.id() + "']"));
+        WebElement flag = settled.findElement(By.cssSelector("td.delay .at-end"));
+        assertEquals("at the end of the history", flag.getText());
+        assertEquals(Release.SETTLED_CYCLE_REASON, flag.getDomAttribute("title"), "the reason, as the flag's tooltip");
+        assertTrue(settled.getText().contains("7 ms after its last transaction"), settled.getText());
         assertTrue(row.getText().contains("repeatable-read"), "the models it rules out: " + row.getText());
         assertTrue(row.getText().contains("agent-1"), row.getText());
         browser.screenshot("console-list");
@@ -169,12 +179,19 @@ class ConsoleBrowserIT {
         String json = browser.driver().findElement(By.id("finding-json")).getText();
         assertTrue(json.contains("\"id\": \"" + skew.id() + "\""), json);
         assertTrue(browser.driver().findElement(By.id("finding-rules-out")).getText().contains("repeatable-read"));
+        assertEquals("7 ms after its last transaction", browser.driver().findElement(By.id("finding-delay")).getText());
+        assertTrue(browser.driver().findElement(By.id("finding-released")).getText().startsWith("live"));
         browser.screenshot("console-finding");
         assertNoScriptErrors();
 
         browser.driver().get(base + "/findings/" + aborted.id());
         browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("explanation")));
         assertTrue(browser.driver().findElement(By.id("no-picture")).getText().contains("no cycle"));
+
+        browser.driver().get(base + "/findings/" + readSkew.id());
+        WebElement released = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("finding-released")));
+        assertEquals("at the end of the history: " + Release.SETTLED_CYCLE_REASON, released.getText());
+        assertNoScriptErrors();
     }
 
     @Test
@@ -210,11 +227,13 @@ class ConsoleBrowserIT {
         openList();
         WebElement row = browser.driver().findElement(By.cssSelector("tr[data-id='" + hostile.id() + "']"));
         assertTrue(row.getText().contains(TestAlerts.HOSTILE_HISTORY), row.getText());
+        assertEquals(TestAlerts.ATTRIBUTE_KEY, row.findElement(By.cssSelector(".at-end")).getDomAttribute("title"));
         assertNoScriptRan();
 
         browser.driver().get(base + "/findings/" + hostile.id());
         WebElement explanation = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("explanation")));
         assertEquals(hostile.explanation(), explanation.getDomProperty("textContent"), "shown as the text it is");
+        assertTrue(browser.driver().findElement(By.id("finding-released")).getText().endsWith(TestAlerts.ATTRIBUTE_KEY));
         assertTrue(explanation.getText().contains(TestAlerts.SCRIPT_KEY), explanation.getText());
         String keys = browser.driver().findElement(By.id("txns")).getText();
         assertTrue(keys.contains("\"" + TestAlerts.SCRIPT_KEY + "\""), keys);

@@ -46,6 +46,8 @@ class ConsoleJsonTest {
         }
         assertFalse(row.containsKey("svg") || row.containsKey("explanation") || row.containsKey("alertJson"));
         assertEquals(7L, row.get("delayMs"));
+        assertEquals("live", row.get("released"));
+        assertEquals("", row.get("releasedReason"));
         assertEquals("2025-01-02T03:04:05.678Z", row.get("detectedAt"));
         assertEquals(List.of("repeatable-read"), row.get("not"));
     }

@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * [{"labels": {"alertname": "IsolationAnomaly", "anomaly": "G2-item", "model": "serializable",
  *              "severity": "critical", "finding_id": "3f2a…", ...extra labels},
  *   "annotations": {"summary": title, "description": explanation, "detection_delay_ms": "12",
- *                   "finding_url": "https://isowatch.example.com/findings/3f2a…"},
+ *                   "released": "live", "finding_url": "https://isowatch.example.com/findings/3f2a…"},
  *   "startsAt": "2025-01-02T03:04:05.678Z",
  *   "generatorURL": "…"}]
  * </pre>
  * {@code finding_url} (the finding's page in the findings console) is there only when the options
  * name a console; it is then the {@code generatorURL} too, unless one is configured.
+ * {@code released} is {@code live} or {@code end-of-history} (the finding waited for its history
+ * to end, decision 0009), the latter with a {@code released_reason} annotation; annotations, not
+ * labels, so a finding's identity does not depend on them.
  * Alertmanager identifies an alert by its labels, so each finding is its own alert and a repeat of
  * one (same {@code finding_id}) merges with it. {@code model} joins the checked models with commas.
  * No {@code endsAt} is sent: Alertmanager resolves the alert after its {@code resolve_timeout}, as
@@ -162,6 +165,10 @@ public final class AlertmanagerWebhookSink implements AlertSink {
         annotations.put("description", alert.explanation());
         if (alert.hasDetectionDelay()) {
             annotations.put("detection_delay_ms", Long.toString(alert.detectionDelayMillis()));
+        }
+        annotations.put("released", alert.release().name());
+        if (alert.releasedAtEnd()) {
+            annotations.put("released_reason", alert.release().reason());
         }
         String page = options.console() == null ? null : options.console().finding(alert.id());
         if (page != null) {

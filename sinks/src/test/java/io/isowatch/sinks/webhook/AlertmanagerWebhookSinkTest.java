@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 import io.isowatch.sinks.Alerts;
 import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.testing.Json;
@@ -107,10 +109,24 @@ class AlertmanagerWebhookSinkTest {
         assertEquals(Map.of(
                 "summary", alert.title(),
                 "description", alert.explanation(),
-                "detection_delay_ms", "12"), posted.get("annotations"));
+                "detection_delay_ms", "12",
+                "released", "live"), posted.get("annotations"));
         assertEquals("2025-01-02T03:04:05.678Z", posted.get("startsAt"));
         assertEquals("http://isowatch.example/findings/" + alert.id(), posted.get("generatorURL"));
         assertEquals(false, posted.containsKey("endsAt"));
+    }
+
+    @Test
+    void accept_releasedAtEnd_annotatesWhenAndWhy() throws IOException {
+        URI url = serve(n -> 200, Duration.ZERO);
+        Alert alert = Alerts.gSingleAlert().released(Release.atEnd(AnomalyType.GARBAGE_READ));
+        try (AlertmanagerWebhookSink sink = fast(url).open()) {
+            sink.accept(alert);
+        }
+        Map<?, ?> annotations = (Map<?, ?>) ((Map<?, ?>) ((List<?>) Json.parse(received.get(0).body())).get(0))
+                .get("annotations");
+        assertEquals("end-of-history", annotations.get("released"));
+        assertEquals(Release.GARBAGE_READ_REASON, annotations.get("released_reason"));
     }
 
     @Test

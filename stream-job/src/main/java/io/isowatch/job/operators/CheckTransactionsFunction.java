@@ -13,6 +13,7 @@ import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -87,7 +88,9 @@ import java.util.function.BiConsumer;
  *
  * <p><b>End of input.</b> A bounded source ends with the final watermark; the timer at
  * {@code Long.MAX_VALUE} then settles the checker and emits its typed verdict on
- * {@link #VERDICTS}.
+ * {@link #VERDICTS}. Findings that settling proves (garbage reads, cycles through edges placed
+ * then; decision 0009) leave as alerts marked released at the end of the history
+ * ({@link Alert#releasedAtEnd()}), so their delay is not mistaken for the checker's.
  */
 public final class CheckTransactionsFunction extends KeyedProcessFunction<String, HistoryEvent, Alert>
         implements CheckpointedFunction {
@@ -158,6 +161,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** Where findings go while a batch is fed; null while replaying after a restore. */
     private transient Collector<Alert> alerts;
     private transient long nowMillis;
+    /** True while a history is settled at its end: what the checker finds then is released at the end. */
+    private transient boolean settling;
 
     /**
      * @param retention       event time a history's transactions are kept for at least: the
@@ -315,6 +320,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             metrics.found(finding);
             Alert alert = Alert.of(finding, history, modelNames, nowMillis,
                     Alert.delayMillis(finding, nowMillis), by.atoms);
+            if (settling) {
+                alert = alert.released(Release.atEnd(finding.type()));
+            }
             metrics.delay(alert);
             alerts.collect(alert);
         }
@@ -579,11 +587,20 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         return n;
     }
 
-    /** Settles the history at the end of a bounded input: what settling proves is alerted too. */
+    /**
+     * Settles the history at the end of a bounded input: what settling proves is alerted too,
+     * marked as released at the end of the history ({@link Release#atEnd}, decision 0009).
+     */
     private void emitVerdict(Live history, OnTimerContext ctx, Collector<Alert> out) {
         alerts = out;
         nowMillis = ctx.timerService().currentProcessingTime();
-        Verdict v = history.current.checker.finish();
+        settling = true;
+        Verdict v;
+        try {
+            v = history.current.checker.finish();
+        } finally {
+            settling = false;
+        }
         HistoryVerdict verdict = HistoryVerdict.of(history.history, v, history.current.atoms);
         alerts = null;
         ctx.output(VERDICTS, verdict);

@@ -27,6 +27,17 @@ import java.util.function.ToLongFunction;
  * value per agent, so it is as bounded as the set of agents. RocksDB's own size of each state
  * ({@code column_family} label) comes from the native metrics {@code CheckerJob} enables.
  *
+ * <p><b>The delay histogram.</b> Flink's metric types have no histogram with buckets (its
+ * {@code Histogram} leaves the reporter as quantiles of a sample), so the buckets are one Flink
+ * counter each, in the key-value group {@code le}, which the reporter turns into the label
+ * {@code le} — and, as for every key-value group, the key joins the name. The sum and count sit
+ * in that same group without a value, so the three share the base name
+ * {@code flink_taskmanager_job_task_operator_isowatch_le_detection_delay_seconds} and read as one
+ * histogram in PromQL ({@code histogram_quantile(0.99, sum by (le) (rate(…_bucket[5m])))}). The
+ * reporter exports counters as gauges, so the exposition's {@code # TYPE} says gauge, not
+ * histogram; the samples follow the histogram convention (cumulative buckets in seconds, {@code
+ * le="+Inf"} equal to the count). Each subtask exports its own series: sum them by {@code le}.
+ *
  * <p>Gauges are read on the reporter's thread: they read values the task thread publishes
  * (volatile fields in a concurrent map), never the operator's own collections.
  *
@@ -37,7 +48,15 @@ import java.util.function.ToLongFunction;
  *   <tr><td>model_ruled_out{model}</td><td>gauge</td><td>1 once a finding rules the model out, else 0</td></tr>
  *   <tr><td>graph_transactions</td><td>gauge</td><td>transactions in the alerting checkers' dependency graphs</td></tr>
  *   <tr><td>graph_edges</td><td>gauge</td><td>edges in those graphs</td></tr>
- *   <tr><td>detection_delay_ms</td><td>histogram</td><td>from the completion of a finding's last transaction to its alert</td></tr>
+ *   <tr><td>detection_delay_ms</td><td>histogram</td><td>from the completion of a finding's last transaction to its alert;
+ *       a Flink histogram of the last 10,000 alerts, which the reporter exports as quantiles (a summary)</td></tr>
+ *   <tr><td>le_detection_delay_seconds_bucket{le}</td><td>counter</td><td>the same delay as a Prometheus histogram:
+ *       alerts whose delay was at most {@code le} seconds ({@link #DELAY_BUCKETS}, then {@code +Inf}), cumulative,
+ *       since the task started</td></tr>
+ *   <tr><td>le_detection_delay_seconds_sum</td><td>gauge</td><td>the delays' sum, seconds</td></tr>
+ *   <tr><td>le_detection_delay_seconds_count</td><td>counter</td><td>alerts with a known delay (the {@code +Inf} bucket)</td></tr>
+ *   <tr><td>findings_released_at_end</td><td>counter</td><td>alerts released only when their history ended
+ *       (settle time, decision 0009); their delay includes the wait for the end</td></tr>
  *   <tr><td>duplicate_events</td><td>counter</td><td>re-sent copies of events already waiting or let go, dropped</td></tr>
  *   <tr><td>late_events</td><td>counter</td><td>events behind the watermark, or whose sequence a release passed over</td></tr>
  *   <tr><td>dead_letters</td><td>counter</td><td>events that break the protocol, or that the checker rejected</td></tr>
@@ -54,6 +73,13 @@ import java.util.function.ToLongFunction;
 final class CheckerMetrics {
 
     static final String GROUP = "isowatch";
+
+    /** Upper bounds of the delay histogram's buckets, in seconds, around the 1 s target; {@code +Inf} follows. */
+    static final double[] DELAY_BUCKETS = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
+    /** The key-value group of the buckets; its key is the Prometheus label and joins the name. */
+    static final String BUCKET_LABEL = "le";
+    static final String DELAY_SECONDS = "detection_delay_seconds";
+    static final String RELEASED_AT_END = "findings_released_at_end";
 
     /** One history's published sizes. */
     static final class HistorySize {
@@ -86,6 +112,12 @@ final class CheckerMetrics {
     private final Counter rebuilds;
     private final Counter unverifiable;
     private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
+    /** One cumulative counter per bound of {@link #DELAY_BUCKETS}, then {@code +Inf}. */
+    private final Counter[] delayBuckets = new Counter[DELAY_BUCKETS.length + 1];
+    private final Counter delayCount;
+    /** Written on the task thread, read by the sum's gauge on the reporter's. */
+    private volatile long delaySumMillis;
+    private final Counter releasedAtEnd;
     private final Map<String, Counter> findings = new HashMap<>();
     private final Map<String, HistorySize> histories = new ConcurrentHashMap<>();
     private final Set<String> foundTypes = new TreeSet<>();
@@ -104,6 +136,16 @@ final class CheckerMetrics {
         this.unverifiable = group.counter("unverifiable_reads");
         group.gauge("retained_events", (Gauge<Long>) () -> sum(h -> h.events));
         group.histogram("detection_delay_ms", delay);
+        for (int i = 0; i < delayBuckets.length; i++) {
+            String le = i < DELAY_BUCKETS.length ? bound(DELAY_BUCKETS[i]) : "+Inf";
+            delayBuckets[i] = group.addGroup(BUCKET_LABEL, le).counter(DELAY_SECONDS + "_bucket");
+        }
+        // The key group the buckets' value groups hang from (Flink hands back the group of that
+        // name): without a value there is no le label, but the name is the buckets' base.
+        MetricGroup family = group.addGroup(BUCKET_LABEL);
+        this.delayCount = family.counter(DELAY_SECONDS + "_count");
+        family.gauge(DELAY_SECONDS + "_sum", (Gauge<Double>) () -> delaySumMillis / 1000.0);
+        this.releasedAtEnd = group.counter(RELEASED_AT_END);
         group.gauge("graph_transactions", (Gauge<Long>) () -> sum(h -> h.graphTransactions));
         group.gauge("graph_edges", (Gauge<Long>) () -> sum(h -> h.graphEdges));
         for (String model : ConsistencyModels.modelNames()) {
@@ -152,10 +194,41 @@ final class CheckerMetrics {
         }
     }
 
+    /** An alert leaves: its delay, when known, and whether it waited for the end of its history. */
     void delay(Alert alert) {
-        if (alert.hasDetectionDelay()) {
-            delay.update(alert.detectionDelayMillis());
+        if (alert.releasedAtEnd()) {
+            releasedAtEnd.inc();
         }
+        if (!alert.hasDetectionDelay()) {
+            return;
+        }
+        long millis = alert.detectionDelayMillis();
+        delay.update(millis);
+        for (int i = 0; i < delayBuckets.length; i++) {
+            if (i == DELAY_BUCKETS.length || millis <= DELAY_BUCKETS[i] * 1000) {
+                delayBuckets[i].inc();
+            }
+        }
+        delayCount.inc();
+        delaySumMillis += millis;
+    }
+
+    /** A bucket's bound as its {@code le} label: {@code 0.05}, {@code 1}, {@code 60}. */
+    static String bound(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
+    }
+
+    /** Alerts counted in each delay bucket, cumulative, {@code +Inf} last; for tests. */
+    long[] delayBuckets() {
+        long[] out = new long[delayBuckets.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = delayBuckets[i].getCount();
+        }
+        return out;
+    }
+
+    long releasedAtEnd() {
+        return releasedAtEnd.getCount();
     }
 
     void duplicate() {

@@ -1,24 +1,41 @@
 package io.isowatch.job.serde;
 
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.java.typeutils.runtime.DataInputViewStream;
 import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Flink serializer of {@link Alert}. Layout: id, history, type, title as Flink strings; the model count
- * (int) and each model; detected-at and detection delay (longs); explanation and finding JSON.
+ * Flink serializer of {@link Alert}. Layout, version {@value #VERSION}: a zero byte and the version
+ * byte; id, history, type, title as Flink strings; the model count (int) and each model;
+ * detected-at and detection delay (longs); explanation and finding JSON; whether it was released
+ * at the end of its history (boolean) and the reason (string, empty when live).
+ *
+ * <p>The first layout had no version: it began with the id, whose Flink string length is written
+ * plus one, so its first byte is never zero. A leading zero therefore marks a versioned layout,
+ * and anything else is read as the first layout (a live alert), so alerts an older job wrote (in
+ * flight in an unaligned checkpoint, say) still restore. An unknown version is refused by number.
  */
 public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
 
     private static final long serialVersionUID = 1L;
+
+    /** The layout written; see the class comment. */
+    static final int VERSION = 2;
+    /** The first byte of a versioned layout, never the first byte of the unversioned one. */
+    private static final int VERSIONED = 0;
 
     /** The one instance; the serializer is stateless. */
     public static final AlertSerializer INSTANCE = new AlertSerializer();
@@ -35,6 +52,8 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
 
     @Override
     public void serialize(Alert a, DataOutputView out) throws IOException {
+        out.writeByte(VERSIONED);
+        out.writeByte(VERSION);
         StringValue.writeString(a.id(), out);
         StringValue.writeString(a.history(), out);
         StringValue.writeString(a.type(), out);
@@ -47,10 +66,26 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
         out.writeLong(a.detectionDelayMillis());
         StringValue.writeString(a.explanation(), out);
         StringValue.writeString(a.findingJson(), out);
+        out.writeBoolean(a.releasedAtEnd());
+        StringValue.writeString(a.release().reason(), out);
     }
 
     @Override
     public Alert deserialize(DataInputView in) throws IOException {
+        int first = in.readUnsignedByte();
+        if (first != VERSIONED) {
+            // The unversioned first layout: that byte began the id; read it again from there.
+            return read(withFirstByte(first, in), false);
+        }
+        int version = in.readUnsignedByte();
+        if (version != VERSION) {
+            throw new IOException("alert layout version " + version + " in state or on the network; this job reads "
+                    + "versions 1 (unversioned) and " + VERSION + ": restore it with the job that wrote it");
+        }
+        return read(in, true);
+    }
+
+    private static Alert read(DataInputView in, boolean withRelease) throws IOException {
         String id = StringValue.readString(in);
         String history = StringValue.readString(in);
         String type = StringValue.readString(in);
@@ -65,8 +100,21 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
         }
         long detectedAt = in.readLong();
         long delay = in.readLong();
-        return new Alert(id, history, type, title, models, detectedAt, delay, StringValue.readString(in),
-                StringValue.readString(in));
+        String explanation = StringValue.readString(in);
+        String findingJson = StringValue.readString(in);
+        Release release = Release.LIVE;
+        if (withRelease) {
+            boolean atEnd = in.readBoolean();
+            String reason = StringValue.readString(in);
+            release = atEnd ? new Release(true, reason) : Release.LIVE;
+        }
+        return new Alert(id, history, type, title, models, detectedAt, delay, explanation, findingJson, release);
+    }
+
+    /** {@code in} with the byte already read from it put back in front. */
+    private static DataInputView withFirstByte(int first, DataInputView in) {
+        return new DataInputViewStreamWrapper(new SequenceInputStream(
+                new ByteArrayInputStream(new byte[] {(byte) first}), new DataInputViewStream(in)));
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.isowatch.job.Events;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -260,6 +261,50 @@ class CheckTransactionsFunctionTest {
                     assertEquals(List.of(), alerted, "joined at sequence 1,000: the writes read happened before");
                 }
             }
+        }
+    }
+
+    /** Issue 36: an alert says whether it waited for the end of its history; the metrics count both kinds. */
+    @Test
+    void findingsOfTheSettling_areMarkedReleasedAtTheEnd_andLiveOnesAreNot() throws Exception {
+        CheckTransactionsFunction function = new CheckTransactionsFunction(OPTIONS, Duration.ZERO, Duration.ofMinutes(1));
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(function, null)) {
+            // The read observes elements of key 2 that nobody appends: garbage, final only at the end.
+            for (HistoryEvent e : List.of(Events.invoke("agent", 0, 1, 10), Events.ok("agent", 1, 1, 11))) {
+                h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+            }
+            h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+            assertEquals(List.of(), h.extractOutputValues(), "nothing live: the read rests on an absence");
+            h.processWatermark(Long.MAX_VALUE);
+            List<Alert> alerts = h.extractOutputValues();
+            assertFalse(alerts.isEmpty());
+            for (Alert a : alerts) {
+                assertTrue(a.releasedAtEnd(), a::toString);
+                if (a.type().equals("garbage-read")) {
+                    assertEquals(Release.GARBAGE_READ_REASON, a.release().reason());
+                }
+            }
+            assertTrue(alerts.stream().anyMatch(a -> a.type().equals("garbage-read")), alerts::toString);
+            assertEquals(alerts.size(), function.metrics().releasedAtEnd());
+        }
+
+        CheckTransactionsFunction live = new CheckTransactionsFunction(OPTIONS, Duration.ZERO, Duration.ofMinutes(1));
+        List<HistoryEvent> events = history(0.01, 1_000);
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(live, null)) {
+            for (HistoryEvent e : events) {
+                h.processElement(new StreamRecord<>(e, EventTime.of(e)));
+            }
+            h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+            List<Alert> alerts = h.extractOutputValues();
+            assertFalse(alerts.isEmpty(), "stale reads make findings");
+            assertTrue(alerts.stream().noneMatch(Alert::releasedAtEnd), "found from the events alone: live");
+            assertEquals(0, live.metrics().releasedAtEnd());
+            long[] buckets = live.metrics().delayBuckets();
+            for (int i = 1; i < buckets.length; i++) {
+                assertTrue(buckets[i - 1] <= buckets[i], "cumulative: " + java.util.Arrays.toString(buckets));
+            }
+            assertEquals(alerts.stream().filter(Alert::hasDetectionDelay).count(), buckets[buckets.length - 1],
+                    "+Inf counts every alert with a delay");
         }
     }
 

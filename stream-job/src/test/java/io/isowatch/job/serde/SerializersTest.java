@@ -14,10 +14,14 @@ import io.isowatch.job.DeadLetter;
 import io.isowatch.job.Events;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.operators.ProcessProgress;
+import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.Release;
+import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.testing.Golden;
 
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.types.StringValue;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -96,6 +100,57 @@ class SerializersTest {
         Verdict v = checker.finish();
         assertTrue(v.anomalyTypes().contains(io.isowatch.anomaly.AnomalyType.G1A), v::toString);
         return v;
+    }
+
+    private static Alert alert(String id, long delay) {
+        return new Alert(id, "agent-ß", "G2-item", "G2-item: T1 -rw-> T2 -rw-> T1", List.of("serializable", "read-committed"),
+                1_735_787_045_678L, delay, "ünïcode ✓\nline two", "{\"type\":\"G2-item\"}");
+    }
+
+    @Test
+    void alert_writeRestoreCompare_liveAndReleasedAtEnd() throws Exception {
+        SerializerRoundTrip.check(AlertSerializer.INSTANCE, List.of(
+                alert("ab12", 12),
+                alert("cd34", Alert.UNKNOWN_DELAY).released(Release.atEnd(AnomalyType.GARBAGE_READ)),
+                alert("ef56", 0).released(Release.atEnd(AnomalyType.G2_ITEM)),
+                new Alert("x".repeat(300), "", "garbage-read", "t", List.of(), 0, 5, "", "{}")));
+    }
+
+    /** Alerts written by the serializer before it was versioned (this is its code) read as live alerts. */
+    @Test
+    void alert_firstUnversionedLayout_isStillRead_asLive() throws Exception {
+        List<Alert> old = List.of(alert("ab12", 12), alert("y".repeat(200), Alert.UNKNOWN_DELAY),
+                new Alert("z", "", "G0", "t", List.of(), 0, 0, "", "{}"));
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        for (Alert a : old) {
+            StringValue.writeString(a.id(), out);
+            StringValue.writeString(a.history(), out);
+            StringValue.writeString(a.type(), out);
+            StringValue.writeString(a.title(), out);
+            out.writeInt(a.models().size());
+            for (String m : a.models()) {
+                StringValue.writeString(m, out);
+            }
+            out.writeLong(a.detectedAtMillis());
+            out.writeLong(a.detectionDelayMillis());
+            StringValue.writeString(a.explanation(), out);
+            StringValue.writeString(a.findingJson(), out);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        List<Alert> read = new ArrayList<>();
+        for (int i = 0; i < old.size(); i++) {
+            read.add(AlertSerializer.INSTANCE.deserialize(in));
+        }
+        assertEquals(0, in.available(), "bytes left over");
+        assertEquals(old, read);
+        assertTrue(read.stream().noneMatch(Alert::releasedAtEnd));
+    }
+
+    @Test
+    void alert_unknownVersion_isRefusedByNumber() {
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> AlertSerializer.INSTANCE.deserialize(new DataInputDeserializer(new byte[] {0, 9, 1, 1})));
+        assertTrue(e.getMessage().contains("alert layout version 9"), e.getMessage());
     }
 
     @Test
