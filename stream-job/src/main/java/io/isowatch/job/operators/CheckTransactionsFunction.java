@@ -416,6 +416,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
 
         private void accept(HistoryEvent e, Context ctx) {
+            boolean judged = current.checker.judgesReadsAtCompletion();
             current.watchProtocol(e);
             try {
                 current.checker.accept(e.opIn(current.atoms));
@@ -424,6 +425,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                     metrics.deadLetter();
                     ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.MALFORMED_HISTORY, bad.getMessage(), e));
                 }
+            }
+            if (ctx != null && judged != current.checker.judgesReadsAtCompletion()) {
+                metrics.agentProtocol(!judged); // a replay after a restore decides again what was counted
             }
         }
     }

@@ -57,6 +57,10 @@ import java.util.function.ToLongFunction;
  *   <tr><td>le_detection_delay_seconds_count</td><td>counter</td><td>alerts with a known delay (the {@code +Inf} bucket)</td></tr>
  *   <tr><td>findings_released_at_end</td><td>counter</td><td>alerts released only when their history ended
  *       (settle time, decision 0009); their delay includes the wait for the end</td></tr>
+ *   <tr><td>agent_protocol_histories</td><td>counter</td><td>histories whose first event declared the agent protocol,
+ *       so that their garbage reads are alerted as the reads complete (decision 0016)</td></tr>
+ *   <tr><td>agent_protocol_given_up</td><td>counter</td><td>of those, histories where a gap in the events fed (or a completion
+ *       without its invocation) made the checker give the protocol up: their later garbage reads wait for the end</td></tr>
  *   <tr><td>duplicate_events</td><td>counter</td><td>re-sent copies of events already waiting or let go, dropped</td></tr>
  *   <tr><td>late_events</td><td>counter</td><td>events behind the watermark, or whose sequence a release passed over</td></tr>
  *   <tr><td>dead_letters</td><td>counter</td><td>events that break the protocol, or that the checker rejected</td></tr>
@@ -111,6 +115,8 @@ final class CheckerMetrics {
     private final Counter evictions;
     private final Counter rebuilds;
     private final Counter unverifiable;
+    private final Counter protocolHistories;
+    private final Counter protocolGivenUp;
     private final DescriptiveStatisticsHistogram delay = new DescriptiveStatisticsHistogram(10_000);
     /** One cumulative counter per bound of {@link #DELAY_BUCKETS}, then {@code +Inf}. */
     private final Counter[] delayBuckets = new Counter[DELAY_BUCKETS.length + 1];
@@ -134,6 +140,8 @@ final class CheckerMetrics {
         this.evictions = group.counter("evictions");
         this.rebuilds = group.counter("checker_rebuilds");
         this.unverifiable = group.counter("unverifiable_reads");
+        this.protocolHistories = group.counter("agent_protocol_histories");
+        this.protocolGivenUp = group.counter("agent_protocol_given_up");
         group.gauge("retained_events", (Gauge<Long>) () -> sum(h -> h.events));
         group.histogram("detection_delay_ms", delay);
         for (int i = 0; i < delayBuckets.length; i++) {
@@ -237,6 +245,11 @@ final class CheckerMetrics {
 
     void late() {
         late.inc();
+    }
+
+    /** A history began under the agent protocol ({@code followed}), or gave it up. */
+    void agentProtocol(boolean followed) {
+        (followed ? protocolHistories : protocolGivenUp).inc();
     }
 
     void deadLetter() {
