@@ -114,12 +114,13 @@ final class HistoryFeeder implements AutoCloseable {
         return epochNanosAtStart + (System.nanoTime() - nanoTimeAtStart);
     }
 
+    private final Callback callback = (metadata, exception) -> {
+        if (exception != null) {
+            errors.incrementAndGet();
+        }
+    };
+
     private void run() {
-        Callback callback = (metadata, exception) -> {
-            if (exception != null) {
-                errors.incrementAndGet();
-            }
-        };
         long start = System.nanoTime();
         long forgiven = 0;
         int next = 0;
@@ -141,25 +142,64 @@ final class HistoryFeeder implements AutoCloseable {
                 }
                 int a = next;
                 next = (next + 1) % generators.length;
-                Op generated = generators[a].next();
-                long time = Math.max(lastTime[a] + 1, epochNanos());
-                lastTime[a] = time;
-                Op op = new Op(generated.index(), time, generated.type(), generated.process(), generated.value());
-                HistoryEvent event = new HistoryEvent(agents[a], op.index(), op);
-                if (op.index() == 0) {
-                    // The generator keeps the agent protocol as an agent does: each invocation before its effect.
-                    event = event.declaringAgentProtocol();
-                }
-                producer.send(records.record(event, atoms), callback);
-                events.incrementAndGet();
-                if (op.type() != OpType.INVOKE) {
-                    transactions.incrementAndGet();
-                }
+                send(a);
             }
         } catch (RuntimeException | Error e) {
             if (running) {
                 failure = e;
             }
+        }
+    }
+
+    /** Sends agent {@code a}'s next event, stamped with the wall clock. */
+    private void send(int a) {
+        Op generated = generators[a].next();
+        long time = Math.max(lastTime[a] + 1, epochNanos());
+        lastTime[a] = time;
+        Op op = new Op(generated.index(), time, generated.type(), generated.process(), generated.value());
+        HistoryEvent event = new HistoryEvent(agents[a], op.index(), op);
+        if (op.index() == 0) {
+            // The generator keeps the agent protocol as an agent does: each invocation before its effect.
+            event = event.declaringAgentProtocol();
+        }
+        producer.send(records.record(event, atoms), callback);
+        events.incrementAndGet();
+        if (op.type() != OpType.INVOKE) {
+            transactions.incrementAndGet();
+        }
+    }
+
+    /**
+     * Ends every agent's history as a stopped workload ends, then closes: no new transaction, the
+     * outstanding ones complete, and every key written is read once more (closing reads), sent at
+     * once rather than at the rate. A run measured over every finding ends this way, so that no
+     * append is left unread at the end.
+     */
+    void finish() {
+        stopSending();
+        if (failure == null) {
+            for (ListAppendGenerator g : generators) {
+                g.endEarly();
+            }
+            for (boolean more = true; more; ) {
+                more = false;
+                for (int a = 0; a < generators.length; a++) {
+                    if (generators[a].hasNext()) {
+                        send(a);
+                        more = true;
+                    }
+                }
+            }
+        }
+        close();
+    }
+
+    private void stopSending() {
+        running = false;
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -174,12 +214,7 @@ final class HistoryFeeder implements AutoCloseable {
     /** Stops sending and flushes what the producer holds. */
     @Override
     public void close() {
-        running = false;
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stopSending();
         producer.close(Duration.ofSeconds(30));
     }
 }

@@ -243,7 +243,8 @@ public final class StreamBenchmark {
     static final long END_WAIT_MILLIS = 2_000;
 
     /**
-     * Ends the input and the job as a bounded one ends: the feeder stops, and the job stops with
+     * Ends the input and the job as a bounded one ends: the feeder ends each agent's history as a
+     * stopped workload does (its closing reads included), and the job stops with
      * a drain (Flink's final watermark), which settles every history (decision 0009) and
      * releases what could only be released then. Then reports the detection delay over every
      * finding of the run, the drain's included: p50, p99, max, how many were released only at
@@ -252,7 +253,7 @@ public final class StreamBenchmark {
      * checker). Returns whether the job ended.
      */
     private static boolean endAndReportEveryFinding(JobClient client, HistoryFeeder feeder, Path savepoints, int agents) {
-        feeder.close();
+        feeder.finish();
         long endOfInput = System.currentTimeMillis();
         boolean ended;
         try {

@@ -72,6 +72,8 @@ public abstract class StoreGenerator implements Iterator<Op> {
 
     /** Ordinary transactions invoked; closing reads are not counted. */
     private long invoked;
+    /** Ordinary transactions to invoke: {@code txnCount}, or fewer once {@link #endEarly} is called. */
+    private long limit;
     /** Threads with a transaction invoked and not yet completed. */
     private int outstanding;
     private long emitted;
@@ -92,6 +94,7 @@ public abstract class StoreGenerator implements Iterator<Op> {
      */
     StoreGenerator(GeneratorOptions options, LongConsumer linearization, LongConsumer closingReadInvoked) {
         this.options = Objects.requireNonNull(options, "options");
+        this.limit = options.txnCount();
         this.linearization = Objects.requireNonNull(linearization, "linearization");
         this.closingReadInvoked = Objects.requireNonNull(closingReadInvoked, "closingReadInvoked");
         this.random = new SplittableRandom(options.seed());
@@ -148,7 +151,7 @@ public abstract class StoreGenerator implements Iterator<Op> {
      */
     @Override
     public boolean hasNext() {
-        return invoked < options.txnCount() || outstanding > 0 || !readyToClose.isEmpty();
+        return invoked < limit || outstanding > 0 || !readyToClose.isEmpty();
     }
 
     @Override
@@ -159,7 +162,7 @@ public abstract class StoreGenerator implements Iterator<Op> {
         while (true) {
             int pick = random.nextInt(liveCount);
             ClientThread thread = threads[live[pick]];
-            if (thread.phase == ClientThread.Phase.IDLE && invoked == options.txnCount() && readyToClose.isEmpty()) {
+            if (thread.phase == ClientThread.Phase.IDLE && invoked == limit && readyToClose.isEmpty()) {
                 // Safe with closing reads: a key becomes ready to close only when a writer
                 // completes, and the thread that completes it is live.
                 live[pick] = live[--liveCount];
@@ -182,10 +185,25 @@ public abstract class StoreGenerator implements Iterator<Op> {
         thread.phase = ClientThread.Phase.INVOKED;
         outstanding++;
         invoked++;
-        if (invoked == options.txnCount() && options.closingReads()) {
+        if (invoked == limit && options.closingReads()) {
             closeActiveKeys();
         }
         return emit(OpType.INVOKE, thread.process, thread.invocation);
+    }
+
+    /**
+     * Invokes no more ordinary transactions: the history ends once those outstanding complete
+     * and, with closing reads, every key written has been read once more, as a workload that is
+     * stopped ends (the stream benchmark's feeder, whose history is otherwise endless). A later
+     * call changes nothing.
+     */
+    public void endEarly() {
+        if (invoked < limit) {
+            limit = invoked;
+            if (options.closingReads()) {
+                closeActiveKeys();
+            }
+        }
     }
 
     /** Invokes {@code [[:r k nil]]} on the retired key of {@code cell}, whose writers have all completed. */

@@ -79,6 +79,48 @@ class ClosingReadsTest {
     }
 
     @Test
+    void endEarly_stopsInvokingAndEndsTheHistoryWithEveryWrittenKeyRead() {
+        GeneratorOptions endless = CLOSING.withTxnCount(Long.MAX_VALUE / 4);
+        java.util.List<Long> closing = new java.util.ArrayList<>();
+        ListAppendGenerator generator = new ListAppendGenerator(endless, i -> { }, closing::add);
+        java.util.List<Op> history = new java.util.ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            history.add(generator.next());
+        }
+        int closedWhileRunning = closing.size();
+        generator.endEarly();
+        generator.forEachRemaining(history::add);
+        long invocations = history.stream().filter(op -> op.type() == OpType.INVOKE).count();
+        assertEquals(2 * invocations, history.size(), "every invocation completed");
+        assertTrue(closing.size() > closedWhileRunning, "the keys still in use were read at the end");
+        assertTrue(history.size() < 5_000 + 4 * (CLOSING.concurrency() + CLOSING.keyCount()),
+                "no ordinary transaction after endEarly(): " + history.size() + " events");
+        // Every element an ok transaction appended is in some later ok read of its key.
+        java.util.Map<Long, java.util.Set<Long>> read = new java.util.HashMap<>();
+        for (Op op : history) {
+            if (op.type() == OpType.OK) {
+                for (io.isowatch.history.MicroOp m : op.value()) {
+                    if (m instanceof io.isowatch.history.MicroOp.Read r && r.known()) {
+                        for (long v : r.values()) {
+                            read.computeIfAbsent(r.key(), k -> new java.util.HashSet<>()).add(v);
+                        }
+                    }
+                }
+            }
+        }
+        for (Op op : history) {
+            if (op.type() == OpType.OK) {
+                for (io.isowatch.history.MicroOp m : op.value()) {
+                    if (m instanceof io.isowatch.history.MicroOp.Append a) {
+                        assertTrue(read.getOrDefault(a.key(), java.util.Set.of()).contains(a.value()),
+                                "append " + a + " left unread");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void hasNext_endsAfterTheLastClosingRead() {
         ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().withTxnCount(1)
                 .withTxnLength(1, 1).withReadProbability(0).withClosingReads(true));
