@@ -2,6 +2,8 @@ package io.isowatch.job.operators;
 
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.anomaly.FindingId;
+import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.gen.GeneratorOptions;
 import io.isowatch.gen.ListAppendGenerator;
 import io.isowatch.explain.VerdictJson;
@@ -195,6 +197,58 @@ class CheckTransactionsFunctionTest {
             Set<String> beforeTheWatermark = new HashSet<>();
             h.extractOutputValues().forEach(a -> beforeTheWatermark.add(a.id()));
             assertEquals(atTheEnd, beforeTheWatermark, "every finding, without a watermark");
+        }
+    }
+
+    /**
+     * Decision 0016 end to end in the operator: a declared history with stale reads and garbage
+     * elements, arriving reordered within a few positions, gets every garbage read alerted before
+     * any watermark, and in all the same findings, by id, as {@code check} gives the history.
+     */
+    @Test
+    void aDeclaredHistory_reorderedInDelivery_alertsGarbageReadsLive_andTheFindingsOfCheck() throws Exception {
+        List<HistoryEvent> events = new ArrayList<>();
+        int garbage = 0;
+        for (HistoryEvent e : history(0.01, 2_000)) {
+            Op op = e.op();
+            if (op.type() == OpType.OK && op.index() % 97 == 0 && op.value().get(0) instanceof MicroOp.Read r && r.known()) {
+                List<MicroOp> mops = new ArrayList<>(op.value());
+                long[] values = java.util.Arrays.copyOf(r.values(), r.values().length + 1);
+                values[values.length - 1] = 1_000_000 + op.index(); // nobody appends it
+                mops.set(0, new MicroOp.Read(r.key(), values));
+                op = new Op(op.index(), op.time(), op.type(), op.process(), mops);
+                garbage++;
+            }
+            HistoryEvent event = new HistoryEvent(e.source(), e.sequence(), op);
+            events.add(e.sequence() == 0 ? event.declaringAgentProtocol() : event);
+        }
+        AtomTable atoms = new AtomTable();
+        Set<String> offline = new HashSet<>();
+        IncrementalChecker check = new IncrementalChecker(OPTIONS, atoms,
+                f -> offline.add(FindingId.of(f, atoms, "agent")));
+        events.forEach(e -> check.accept(e.op()));
+        check.finish();
+        List<HistoryEvent> arrival = new ArrayList<>(events);
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i + 4 < arrival.size(); i += 4) {
+            java.util.Collections.shuffle(arrival.subList(i, i + 4), random);
+        }
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null, Duration.ZERO)) {
+            for (int i = 0; i < arrival.size(); i++) {
+                h.processElement(new StreamRecord<>(arrival.get(i), EventTime.of(arrival.get(i))));
+                if (i % WATERMARK_EVERY == 0) {
+                    h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+                }
+            }
+            h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+            List<Alert> live = new ArrayList<>(h.extractOutputValues());
+            h.processWatermark(Long.MAX_VALUE);
+            Set<String> all = new HashSet<>();
+            h.extractOutputValues().forEach(a -> all.add(a.id()));
+            assertEquals(offline, all, "the job's findings are check's");
+            long liveGarbage = live.stream().filter(a -> a.type().equals("garbage-read")).count();
+            assertTrue(garbage > 5, "garbage injected: " + garbage);
+            assertEquals(garbage, liveGarbage, "every garbage read before any watermark");
         }
     }
 
