@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
@@ -48,7 +49,8 @@ final class HistoryCheck {
         long start = System.nanoTime();
         AtomTable atoms = new AtomTable();
         IncrementalChecker checker = new IncrementalChecker(options, atoms);
-        Progress meter = new Progress(progress, file.toString(), start, PROGRESS_NANOS);
+        Progress meter = new Progress(progress, file.toString(),
+                String.join(", ", ConsistencyModel.names(options.consistencyModels())), start, PROGRESS_NANOS);
         Op last = null;
         boolean checking = false;
         try {
@@ -60,7 +62,8 @@ final class HistoryCheck {
                         checker.accept(op);
                     }
                     checking = false;
-                    meter.update(checker.events(), checker.transactions(), checker.findingCount());
+                    meter.update(checker.events(), checker.transactions(), checker.findingCount(),
+                            checker.forbiddenFindings());
                 }
             }
             checking = true;

@@ -99,6 +99,8 @@ public final class IncrementalChecker {
     private long forgottenTxns;
     private long forgottenEdges;
     private long events;
+    /** Findings reported so far whose type the checked models forbid: those that make the verdict false. */
+    private long forbiddenFindings;
     private long ok;
     private long info;
     private long fail;
@@ -299,6 +301,15 @@ public final class IncrementalChecker {
         return ok + info + fail;
     }
 
+    /**
+     * Findings reported so far of a type the checked models forbid: those that make the verdict
+     * false. The others are anomalies the models allow (write skew under snapshot isolation, say)
+     * or notes, and leave it true or unknown.
+     */
+    public long forbiddenFindings() {
+        return forbiddenFindings;
+    }
+
     /** Findings reported so far. */
     public int findingCount() {
         return findings.size();
@@ -471,6 +482,9 @@ public final class IncrementalChecker {
     }
 
     private void keep(Finding finding) {
+        if (prohibited.contains(finding.type().elleName())) {
+            forbiddenFindings++;
+        }
         findings.add(finding);
         listener.accept(finding);
     }
