@@ -131,11 +131,17 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ConsoleFlags console;
 
-    @Option(names = "--ui-linger", defaultValue = "0", paramLabel = "D",
-            description = "Keep the findings console up this long after the run (e.g. 10m) to browse what was "
-                    + "found; Ctrl-C ends it sooner (default: ${DEFAULT-VALUE}: it stops with the demo). "
+    @Option(names = "--ui-linger", defaultValue = AUTO_LINGER, paramLabel = "D",
+            description = "Keep the findings console up this long after the run (e.g. 10m, or 0) to browse what "
+                    + "was found; Enter or Ctrl-C ends it sooner. Default ${DEFAULT-VALUE}: in a terminal, until "
+                    + "you press Enter; otherwise (a script, CI) it stops with the demo. "
                     + "--ui-port 0 turns the console off.")
     String uiLinger;
+
+    /** {@code --ui-linger}'s default: until Enter in a terminal, none otherwise. */
+    static final String AUTO_LINGER = "auto";
+    /** The linger of {@value #AUTO_LINGER} in a terminal: until Enter (or Ctrl-C). */
+    static final Duration UNTIL_ENTER = Duration.ofMillis(Long.MAX_VALUE);
 
     @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
             description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
@@ -165,9 +171,10 @@ final class DemoCommand implements Callable<Integer> {
         if (runFor.isZero() || rate <= 0 || concurrency <= 0 || keys <= 0) {
             throw usage("--duration, --rate, --concurrency and --keys must be positive");
         }
+        boolean interactive = System.console() != null;
         Duration linger;
         try {
-            linger = Durations.parse("--ui-linger", uiLinger);
+            linger = linger(uiLinger, interactive);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -186,14 +193,11 @@ final class DemoCommand implements Callable<Integer> {
             int code = run(out, err, level, runFor,
                     new DemoAlerts(out, FULL_ALERTS, file, server == null ? null : findings, link), link);
             if (server != null && !linger.isZero()) {
-                out.printf("The findings console stays at %s/ for %s; Ctrl-C ends it.%n", link.base(), seconds(linger));
+                out.printf("The findings console stays at %s/ %s.%n", link.base(), linger.equals(UNTIL_ENTER)
+                        ? "until you press Enter (or Ctrl-C)"
+                        : "for " + seconds(linger) + (interactive ? "; Enter or Ctrl-C ends it sooner" : "; Ctrl-C ends it sooner"));
                 out.flush();
-                try {
-                    Thread.sleep(linger.toMillis());
-                } catch (InterruptedException e) {
-                    // Ended early: the run itself is complete, so its exit code stands.
-                    Thread.currentThread().interrupt();
-                }
+                linger(linger, interactive);
             }
             return code;
         } finally {
@@ -405,5 +409,50 @@ final class DemoCommand implements Callable<Integer> {
 
     private CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * How long the console stays up after the run: {@code D} as given, or for {@value #AUTO_LINGER}
+     * until Enter when the demo runs in a terminal and not at all otherwise, so that a script or CI
+     * never waits on a console nobody looks at.
+     *
+     * @throws IllegalArgumentException naming the flag, for a value that is neither a duration nor {@value #AUTO_LINGER}
+     */
+    static Duration linger(String value, boolean interactive) {
+        if (AUTO_LINGER.equals(value)) {
+            return interactive ? UNTIL_ENTER : Duration.ZERO;
+        }
+        return Durations.parse("--ui-linger", value);
+    }
+
+    /**
+     * Waits {@code linger}; in a terminal, Enter (or the end of its input) ends the wait sooner.
+     * Standard input is not read otherwise: a script's may be closed, which must not cut a
+     * linger it asked for.
+     */
+    private static void linger(Duration linger, boolean interactive) {
+        if (!interactive) {
+            try {
+                Thread.sleep(linger.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // ended early: the run is complete, its exit code stands
+            }
+            return;
+        }
+        Thread reader = new Thread(() -> {
+            try {
+                System.in.read();
+            } catch (java.io.IOException e) {
+                // Standard input is gone: nothing to wait for there.
+            }
+        }, "isowatch-demo-enter");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            reader.join(linger.equals(UNTIL_ENTER) ? 0 : Math.max(1, linger.toMillis()));
+        } catch (InterruptedException e) {
+            // Ended early: the run itself is complete, so its exit code stands.
+            Thread.currentThread().interrupt();
+        }
     }
 }
