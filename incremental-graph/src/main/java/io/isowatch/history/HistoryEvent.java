@@ -91,7 +91,8 @@ public final class HistoryEvent {
      * @throws IllegalArgumentException unless this is the history's first event (sequence 0)
      */
     public HistoryEvent declaringAgentProtocol() {
-        return declaresAgentProtocol ? this : new HistoryEvent(source, sequence, op, strings, encoding, true);
+        // The kept bytes, if any, may not carry the declaration: written on, the event is encoded afresh (it is one event per history).
+        return declaresAgentProtocol ? this : new HistoryEvent(source, sequence, op, strings, null, true);
     }
 
     /** Whether this first event of its history declares the agent protocol. */

@@ -28,7 +28,8 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
 public final class ReadSettling {
 
     private boolean live;
-    private final Roaring64Bitmap droppedKeys = new Roaring64Bitmap();
+    /** Made on the first key dropped under the protocol: a checker that never follows it allocates none. */
+    private Roaring64Bitmap droppedKeys;
 
     /** Settling never happens before the end: decision 0009's rule, for histories nobody vouches for. */
     public static ReadSettling atTheEnd() {
@@ -57,12 +58,15 @@ public final class ReadSettling {
     /** Records that an eviction dropped {@code key}'s trace with every claim it knew. */
     public void dropped(long key) {
         if (live) {
+            if (droppedKeys == null) {
+                droppedKeys = new Roaring64Bitmap();
+            }
             droppedKeys.addLong(key);
         }
     }
 
     /** Whether a trace made now for {@code key} would know every claim ever made on it. */
     public boolean knowsEveryClaimOf(long key) {
-        return !droppedKeys.contains(key);
+        return droppedKeys == null || !droppedKeys.contains(key);
     }
 }

@@ -85,9 +85,8 @@ class AgentProtocolProperties {
                 : CheckerMutator.mutate(ListAppendGenerator.generate(generator), 0.3, random));
         CheckerOptions options = CheckerOptions.defaults().withModels(MODELS)
                 .withWorkload(register ? Workload.RW_REGISTER : Workload.LIST_APPEND);
-        Run whole;
         try {
-            whole = Run.of(options, history, false, 0, random);
+            Run.of(options, history, false, 0, random);
         } catch (HistoryViolationException malformed) {
             return; // the mutation broke Jepsen's process rules; nothing to compare
         }
@@ -101,7 +100,6 @@ class AgentProtocolProperties {
             }
         }
         part.finish();
-        assertTrue(whole.verdict != null);
         for (Finding f : part.live) {
             if (f instanceof Finding.BadRead b && b.type() == AnomalyType.GARBAGE_READ) {
                 long key = b.reader().completion().value().get(b.mopIndex()).key();

@@ -238,7 +238,11 @@ public final class HistoryRecorder implements AutoCloseable {
     public int openWriters(long key) {
         lock.lock();
         try {
-            return writersOf(key).size();
+            int n = 0;
+            for (Pending p : open.values()) {
+                n += writes(p, key) ? 1 : 0;
+            }
+            return n;
         } finally {
             lock.unlock();
         }
@@ -316,14 +320,21 @@ public final class HistoryRecorder implements AutoCloseable {
     private Set<Long> writersOf(long key) {
         Set<Long> writers = new TreeSet<>();
         for (Map.Entry<Long, Pending> e : open.entrySet()) {
-            for (MicroOp m : e.getValue().invoked()) {
-                if (!(m instanceof MicroOp.Read) && m.key() == key) {
-                    writers.add(e.getKey());
-                    break;
-                }
+            if (writes(e.getValue(), key)) {
+                writers.add(e.getKey());
             }
         }
         return writers;
+    }
+
+    /** Whether an open transaction appends to or writes {@code key}. */
+    private static boolean writes(Pending pending, long key) {
+        for (MicroOp m : pending.invoked()) {
+            if (!(m instanceof MicroOp.Read) && m.key() == key) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Called with {@link #lock} held. */

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -73,6 +74,8 @@ public final class WorkloadRunner {
     private final LongAdder info = new LongAdder();
     private final AtomicLong invoked = new AtomicLong();
     private final LongAdder closingReads = new LongAdder();
+    /** Whether a retired key is due its closing read; made once, as this runs before every transaction. */
+    private final LongPredicate noOpenWriters;
     private final AtomicLong clientErrors = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stopping;
@@ -86,6 +89,7 @@ public final class WorkloadRunner {
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.generator = new TransactionGenerator(options);
         this.rateLimiter = new RateLimiter(options.rate());
+        this.noOpenWriters = key -> this.recorder.openWriters(key) == 0;
     }
 
     /**
@@ -185,7 +189,7 @@ public final class WorkloadRunner {
                 if (stopping || System.nanoTime() >= deadline) {
                     break;
                 }
-                long key = options.closingReads() ? generator.takeRetired(k -> recorder.openWriters(k) == 0) : -1;
+                long key = options.closingReads() ? generator.takeRetired(noOpenWriters) : -1;
                 if (key >= 0) {
                     w.closingRead(key);
                 } else if (!claim()) {
