@@ -197,7 +197,7 @@ final class DemoCommand implements Callable<Integer> {
                         ? "until you press Enter (or Ctrl-C)"
                         : "for " + seconds(linger) + (interactive ? "; Enter or Ctrl-C ends it sooner" : "; Ctrl-C ends it sooner"));
                 out.flush();
-                linger(linger, interactive);
+                stayUp(linger, interactive);
             }
             return code;
         } finally {
@@ -430,7 +430,7 @@ final class DemoCommand implements Callable<Integer> {
      * Standard input is not read otherwise: a script's may be closed, which must not cut a
      * linger it asked for.
      */
-    private static void linger(Duration linger, boolean interactive) {
+    private static void stayUp(Duration linger, boolean interactive) {
         if (!interactive) {
             try {
                 Thread.sleep(linger.toMillis());

@@ -27,7 +27,9 @@ public record Release(boolean atEndOfHistory, String reason) {
 
     /** The reason of a garbage read released at the end. */
     public static final String GARBAGE_READ_REASON = "reads a value nobody wrote: that absence is final only when the"
-            + " history ends, as a writer still pending or arriving late could claim it (decision 0009)";
+            + " history ends, as a writer still pending or arriving late could claim it (decision 0009); a history"
+            + " that declares the agent protocol, as isowatch agents do, has it reported as the read completes"
+            + " (decision 0016)";
     /** The reason of a cycle found while the history was settled. */
     public static final String SETTLED_CYCLE_REASON = "a cycle closed while the history was settled at its end, through"
             + " an edge that rests on an absence (an append nobody read placed after the last one read, or a version"
