@@ -145,12 +145,20 @@ final class ElementTable {
             elementAt[v >>> 1] = e;
             kindAt[v >>> 1] = (v & 1) == 1 ? INTERMEDIATE_ROW : CLAIMED_ROW;
         });
-        claimed = new LongIntMap();
+        // Sized for every old row at once: growing by doubling while copying cost more than the copy.
+        claimed = new LongIntMap(claimed.size());
         unclaimed = null;
         cells = null;
         rows = 0;
+        if (oldRows > FIRST_ROWS) {
+            cells = new int[oldRows * COLUMNS];
+            Arrays.fill(cells, LongIntMap.MISSING);
+        }
         for (int row = 0; row < oldRows; row++) {
             copyRow(elementAt[row], kindAt[row], old, row * COLUMNS, cut, from, to);
+        }
+        if (cells != null && rows * COLUMNS * 4L < cells.length) {
+            cells = Arrays.copyOf(cells, Math.max(FIRST_ROWS, rows * 2) * COLUMNS); // most rows were dropped
         }
     }
 

@@ -4,6 +4,7 @@ import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.EvictionWarmup;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
@@ -207,6 +208,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         live = new HashMap<>();
         metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
         modelNames = ConsistencyModel.names(options.consistencyModels());
+        if (retentionMillis > 0) {
+            EvictionWarmup.startOnce(); // so the first eviction is not run interpreted
+        }
     }
 
     /** A history's checker, the table its events' strings are re-coded into, and its first batch. */
