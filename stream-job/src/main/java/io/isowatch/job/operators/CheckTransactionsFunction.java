@@ -47,7 +47,7 @@ import java.util.function.BiConsumer;
  * finding leaves as a rendered {@link Alert}.
  *
  * <p><b>Why one task per history.</b> A cycle may run through any keys, so a history's graph is
- * one serial point (DESIGN.md); keeping the traces in the same task means an edge never travels
+ * one serial point (docs/design.md); keeping the traces in the same task means an edge never travels
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
  * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
  * and stamps them from one clock, which is the order the checker needs. Histories of different
