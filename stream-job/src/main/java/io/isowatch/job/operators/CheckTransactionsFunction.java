@@ -113,8 +113,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /**
      * How often the checker forgets, per retention of event time. An eviction copies what the
      * checker keeps, so its pause grows with the retention and its cost per event with this
-     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "one checker per history
-     * that forgets").
+     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "Soak"; the
+     * comparison with other rates in docs/benchmarks-archive.md, issue 18).
      */
     static final int EVICTIONS_PER_RETENTION = 2;
 
