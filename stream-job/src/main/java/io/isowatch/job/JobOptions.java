@@ -260,7 +260,7 @@ public record JobOptions(
         });
         d.put(HISTORY_RETENTION, "60s");
         // Nearly all the job's RocksDB data is checked-batches, written once and read only on a
-        // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md).
+        // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (docs/benchmarks-archive.md).
         d.put(ROCKSDB_COMPRESSION, "none");
         d.put(UI_BASE_URL, "");
         d.put(CHECKPOINT_DIR, "");

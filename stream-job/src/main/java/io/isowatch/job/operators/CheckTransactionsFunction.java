@@ -48,7 +48,7 @@ import java.util.function.BiConsumer;
  * finding leaves as a rendered {@link Alert}.
  *
  * <p><b>Why one task per history.</b> A cycle may run through any keys, so a history's graph is
- * one serial point (DESIGN.md); keeping the traces in the same task means an edge never travels
+ * one serial point (docs/design.md); keeping the traces in the same task means an edge never travels
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
  * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
  * and stamps them from one clock, which is the order the checker needs. Histories of different
@@ -114,8 +114,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /**
      * How often the checker forgets, per retention of event time. An eviction copies what the
      * checker keeps, so its pause grows with the retention and its cost per event with this
-     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "one checker per history
-     * that forgets").
+     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "Soak"; the
+     * comparison with other rates in docs/benchmarks-archive.md, issue 18).
      */
     static final int EVICTIONS_PER_RETENTION = 2;
 
