@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProtocolKeysTest {
 
     private static Op txn(MicroOp... mops) {
-        return new Op(0, 0, OpType.OK, 1, List.of(mops));
+        return new Op(0, 0, OpType.INVOKE, 1, List.of(mops));
     }
 
     @Test
