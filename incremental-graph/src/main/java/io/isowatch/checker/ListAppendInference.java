@@ -149,14 +149,8 @@ final class ListAppendInference implements Inference {
         List<int[]> readerIndex = new ArrayList<>();
         List<long[]> reads = new ArrayList<>();
         long[] longest = new long[0];
-        int[] readers = trace.readers();
-        long[] byCompletion = new long[readers.length];
-        for (int i = 0; i < readers.length; i++) {
-            byCompletion[i] = context.txn(readers[i]).completion().index() << 32 | readers[i];
-        }
-        java.util.Arrays.sort(byCompletion);
-        for (long packed : byCompletion) {
-            int reader = (int) packed;
+        for (int i = 0; i < trace.readers().size(); i++) {
+            int reader = trace.readers().get(i);
             for (MicroOp m : context.microOps(reader)) {
                 if (m instanceof MicroOp.Read r && r.key() == key && r.known()) {
                     readerIndex.add(new int[] {reader});

@@ -1,11 +1,11 @@
 package io.isowatch.trace;
 
+import io.isowatch.collect.IntList;
 import io.isowatch.collect.IntListPool;
 import io.isowatch.collect.LongIntMap;
 import io.isowatch.collect.LongList;
 import io.isowatch.collect.NarrowLongColumn;
 import io.isowatch.graph.EdgeKind;
-import org.roaringbitmap.RoaringBitmap;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -74,7 +74,7 @@ public final class ListAppendTrace {
      * Every transaction that read this key, so a key whose reads disagree can be redone; not
      * kept once the trace is {@link #partial}, which rules that out.
      */
-    private RoaringBitmap readers;
+    private IntList readers = new IntList(2);
     private boolean partial;
     /** The highest transaction that claimed an element or read this key. */
     private int lastTouched = -1;
@@ -192,10 +192,7 @@ public final class ListAppendTrace {
      */
     public boolean read(int reader, long[] values, boolean committedReader, TxnStatus status, TraceListener out) {
         lastTouched = Math.max(lastTouched, reader);
-        if (!partial) {
-            if (readers == null) {
-                readers = new RoaringBitmap();
-            }
+        if (!partial && (readers.isEmpty() || readers.get(readers.size() - 1) != reader)) {
             readers.add(reader);
         }
         int length = values.length;
@@ -571,8 +568,8 @@ public final class ListAppendTrace {
     }
 
     /** Every transaction that read this key (each once per run of reads); none once {@link #partial}. */
-    public int[] readers() {
-        return readers == null ? new int[0] : readers.toArray();
+    public IntList readers() {
+        return readers;
     }
 
     /**
@@ -626,7 +623,7 @@ public final class ListAppendTrace {
             offOrder = firstReaders;
         }
         partial = true;
-        readers = null;
+        readers = new IntList(1);
         dirtyUpdates.evictBelow(cut);
         lastTouched -= cut;
         if (garbageReported != null) {
