@@ -1,4 +1,4 @@
-package io.isowatch.testkit;
+package io.isowatch.localkafka;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

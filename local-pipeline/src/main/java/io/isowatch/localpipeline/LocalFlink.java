@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.localpipeline;
 
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
@@ -14,29 +14,36 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /**
- * The local Flink cluster (a MiniCluster in the launcher's JVM) that {@code job}, {@code demo}
- * and {@code replay} run on, listening on one address only.
+ * The local Flink cluster (a MiniCluster in this JVM) that {@code isowatch job}, the
+ * {@link LocalPipeline} of {@code demo}, {@code replay} and the stream benchmark run on,
+ * listening on one address only.
  *
  * <p>What a MiniCluster opens (seen with {@code ss -ltnp} during a demo): the REST endpoint (the
  * web UI, and the API that cancels jobs), the blob server, and the metrics reporter's HTTP server
  * when asked for. Its RPC is local (no port) and its one TaskManager exchanges data in memory (no
  * data port). Left to Flink, the REST endpoint and the blob server bind every interface.
  */
-final class LocalFlink {
+public final class LocalFlink {
 
-    static final String REPORTER = "metrics.reporter.prom.";
+    private static final String REPORTER = "metrics.reporter.prom.";
 
     private LocalFlink() {
     }
 
     /**
      * The job's configuration, every port on {@code bind}, plus a Prometheus reporter on
-     * {@code metricsPort} when it is not negative, and the {@link RestartCounter} that
-     * {@link JobWatch} reads. The MiniCluster shares one metric registry
+     * {@code metricsPort} when it is not negative, and the {@link RestartCounter} that the
+     * launcher's job watch reads. The MiniCluster shares one metric registry
      * among its job manager and task manager, so one port serves every metric of the job, the
      * checker's among them.
      */
-    static StreamExecutionEnvironment environment(JobOptions options, int metricsPort, InetAddress bind) {
+    public static StreamExecutionEnvironment environment(JobOptions options, int metricsPort, InetAddress bind) {
+        return environment(options, metricsPort, bind, new Configuration());
+    }
+
+    /** As {@link #environment(JobOptions, int, InetAddress)}, with {@code flinkSettings} set last. */
+    static StreamExecutionEnvironment environment(JobOptions options, int metricsPort, InetAddress bind,
+                                                  Configuration flinkSettings) {
         Configuration conf = RestartCounter.configure(CheckerJob.flinkConfiguration(options));
         String host = bind.getHostAddress();
         conf.set(RestOptions.BIND_ADDRESS, host);
@@ -57,11 +64,12 @@ final class LocalFlink {
             // default filter would turn into "0_05" and "_Inf") and anomaly="G2-item".
             conf.setString(REPORTER + "filterLabelValueCharacters", "false");
         }
+        conf.addAll(flinkSettings);
         return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }
 
     /** The web UI (and REST API) of the cluster {@code env} runs on, e.g. {@code http://127.0.0.1:34567/}. */
-    static String webUi(StreamExecutionEnvironment env) {
+    public static String webUi(StreamExecutionEnvironment env) {
         String host = env.getConfiguration().get(RestOptions.ADDRESS);
         return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + env.getConfiguration().get(RestOptions.PORT)
                 + "/";

@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.localpipeline;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A metric reporter of the local cluster that keeps one metric, each job's {@code numRestarts}
- * gauge, for {@link JobWatch} in the same JVM. The job's status alone does not show every
+ * gauge, for the launcher's job watch in the same JVM. The job's status alone does not show every
  * restart: a job that fails at once after a restart is RUNNING for less time than any poll sees.
  * Registered with {@link #configure}; Flink finds the factory through {@code META-INF/services}.
  */
@@ -40,7 +40,7 @@ public final class RestartCounter implements MetricReporter {
     }
 
     /** How often the job restarted so far; 0 before its metric is registered. */
-    static long restarts(JobID job) {
+    public static long restarts(JobID job) {
         Gauge<?> gauge = BY_JOB.get(job.toHexString());
         return gauge != null && gauge.getValue() instanceof Number n ? n.longValue() : 0;
     }

@@ -1,4 +1,4 @@
-package io.isowatch.testkit;
+package io.isowatch.localkafka;
 
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -38,9 +38,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A single-node KRaft Kafka cluster (one combined broker+controller) inside the test JVM, built
- * on Kafka's own test kit — the one wrapper every module's tests use (STACK.md: it is Kafka's
- * internal harness).
+ * A single-node KRaft Kafka cluster (one combined broker+controller) inside this JVM, built on
+ * Kafka's own test kit, which is Kafka's internal harness and so is wrapped once, here: the
+ * broker of the local pipeline and of every module's tests.
  *
  * <p>{@link #shared()} starts one cluster per JVM on first use and leaves it running until JVM
  * exit, since a start costs several seconds. Tests that stop the broker use
@@ -229,8 +229,14 @@ public final class InJvmKafka implements AutoCloseable {
 
     /** Creates a topic with one replica and waits until it exists. */
     public void createTopic(String topic, int partitions) {
+        createTopic(topic, partitions, Map.of());
+    }
+
+    /** Creates a topic with one replica and the given topic configuration, and waits until it exists. */
+    public void createTopic(String topic, int partitions, Map<String, String> config) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(config)))
+                    .all().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
         }

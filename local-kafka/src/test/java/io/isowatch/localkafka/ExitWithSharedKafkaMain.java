@@ -1,4 +1,4 @@
-package io.isowatch.testkit;
+package io.isowatch.localkafka;
 
 /**
  * The child JVM of {@link InJvmKafkaExitTest}: starts the shared cluster, uses it, prints the

@@ -1,4 +1,4 @@
-package io.isowatch.cli;
+package io.isowatch.localpipeline;
 
 import org.apache.flink.metrics.prometheus.BoundPrometheusReporter;
 import org.apache.flink.metrics.reporter.MetricReporter;

@@ -1,5 +1,6 @@
-package io.isowatch.testkit;
+package io.isowatch.localkafka;
 
+import io.isowatch.testkit.ListeningSockets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

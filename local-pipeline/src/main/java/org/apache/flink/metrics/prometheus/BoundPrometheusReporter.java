@@ -16,7 +16,7 @@ import java.util.Iterator;
  *
  * <p>It sits in Flink's package because the registry the superclass fills is package-private:
  * this way a Flink upgrade that changes it fails the build, not a running demo. Created by
- * {@code io.isowatch.cli.BoundPrometheusReporterFactory}.
+ * {@code io.isowatch.localpipeline.BoundPrometheusReporterFactory}.
  */
 public final class BoundPrometheusReporter extends AbstractPrometheusReporter {
 
