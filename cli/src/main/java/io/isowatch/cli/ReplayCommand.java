@@ -3,6 +3,7 @@ package io.isowatch.cli;
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.config.Topics;
 import io.isowatch.checker.Validity;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.EventTimes;
@@ -147,7 +148,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private Outputs run(List<Input> inputs, CheckerOptions checks, PrintWriter err) throws Exception {
-        String topic = JobOptions.defaultOptions().historyTopic();
+        String topic = Topics.HISTORY;
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         ShippedRecords shipped = new ShippedRecords(topic);
         long minMillis = Long.MAX_VALUE;

@@ -1,6 +1,7 @@
 package io.isowatch.localpipeline;
 
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.config.Topics;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
@@ -51,7 +52,7 @@ public final class LocalPipeline implements AutoCloseable {
     }
 
     /**
-     * Starts the broker on {@code bind} and creates the history topic (the job's default name)
+     * Starts the broker on {@code bind} and creates the history topic ({@link Topics#HISTORY})
      * with {@code partitions} and the given topic configuration (e.g. {@code retention.ms}).
      *
      * @throws IllegalStateException when the broker does not start or the topic cannot be made
@@ -61,7 +62,7 @@ public final class LocalPipeline implements AutoCloseable {
         if (partitions <= 0) {
             throw new IllegalArgumentException("partitions must be positive, got " + partitions);
         }
-        String topic = JobOptions.defaultOptions().historyTopic();
+        String topic = Topics.HISTORY;
         InJvmKafka kafka = startQuietly(bind);
         try {
             kafka.createTopic(topic, partitions, topicConfig);

@@ -33,9 +33,6 @@ import java.util.Arrays;
  */
 public final class HistoryEventJson {
 
-    /** The Kafka topic agents ship these records to, and the job reads, unless told otherwise. */
-    public static final String DEFAULT_TOPIC = "isowatch.history";
-
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     private byte[] buf = new byte[512];
