@@ -3,8 +3,8 @@ package io.isowatch.cli;
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptions;
-import io.isowatch.config.Topics;
 import io.isowatch.checker.Validity;
+import io.isowatch.config.Topics;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
@@ -148,9 +148,9 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private Outputs run(List<Input> inputs, CheckerOptions checks, PrintWriter err) throws Exception {
-        String topic = Topics.HISTORY;
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        ShippedRecords shipped = new ShippedRecords(topic);
+        // The topic the local pipeline creates and its job reads.
+        ShippedRecords shipped = new ShippedRecords(Topics.HISTORY);
         long minMillis = Long.MAX_VALUE;
         long maxMillis = Long.MIN_VALUE;
         for (Input in : inputs) {
