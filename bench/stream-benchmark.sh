@@ -15,9 +15,9 @@
 #   other keys: agents clients keys stale format partitions parallelism ooo checkpoint backend models
 #               fullgc dir managed profile   (see StreamBenchmark.DEFAULTS)
 #   flink.<key>=<value>: any Flink setting for the job, e.g. flink.state.backend.rocksdb.compression.per.level=NO_COMPRESSION
-# Build first (own build dir, so concurrent builds do not clash):
-#   ./mvnw -B -ntp -o install -DskipTests -pl .,incremental-graph,testkit,agent,sinks,stream-job -Diw.target=target-bench
-#   ./mvnw -B -ntp -o clean package -pl bench -Diw.target=target-bench
+# Build first (own build dir, so concurrent builds do not clash; the reactor builds what bench needs,
+# nothing goes to the local repository):
+#   ./mvnw -B -ntp -o clean package -DskipTests -pl bench -am -Diw.target=target-bench
 # (clean: without it the shade plugin may take its own previous jar as input and keep stale job classes)
 # JAVA_OPTS (default -Xmx4g -XX:+UseG1GC) and JAR (default bench/target-bench/benchmarks.jar) may be set;
 # PATCH_CLASSES (a classes directory placed before the jar) runs a what-if with patched job classes.

@@ -20,7 +20,7 @@ import io.isowatch.agent.workload.WorkloadResult;
 import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.gen.KeyDistribution;
-import io.isowatch.history.codec.HistoryEventJson;
+import io.isowatch.config.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -161,7 +161,7 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "Ship the spool to Kafka (needs --spool-dir).")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = HistoryEventJson.DEFAULT_TOPIC, paramLabel = "TOPIC",
+    @Option(names = "--topic", defaultValue = Topics.HISTORY, paramLabel = "TOPIC",
             description = "Kafka topic for history events (default: ${DEFAULT-VALUE}).")
     String topic;
 

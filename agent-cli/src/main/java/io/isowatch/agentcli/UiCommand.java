@@ -1,6 +1,6 @@
 package io.isowatch.agentcli;
 
-import io.isowatch.sinks.AlertJson;
+import io.isowatch.config.Topics;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.intake.AlertIntake;
 import io.isowatch.ui.intake.AlertsFileFollower;
@@ -48,7 +48,7 @@ public final class UiCommand implements Callable<Integer> {
 
     @Option(names = "--alerts-topic", paramLabel = "TOPIC",
             description = "The alerts topic (default: the job's, ${DEFAULT-VALUE}).")
-    String alertsTopic = AlertJson.DEFAULT_TOPIC;
+    String alertsTopic = Topics.ALERTS;
 
     @Option(names = "--max-findings", defaultValue = "10000", paramLabel = "N",
             description = "Findings the console keeps; older ones are forgotten (default: ${DEFAULT-VALUE}).")

@@ -1,6 +1,6 @@
 package io.isowatch.bench;
 
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,13 +2,11 @@ package io.isowatch.bench;
 
 import io.isowatch.agent.transport.RecordFormat;
 import io.isowatch.gen.GeneratorOptions;
-import io.isowatch.history.codec.HistoryEventJson;
-import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
 import io.isowatch.job.OperatorIds;
 import io.isowatch.sinks.DelaySummary;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localpipeline.LocalPipeline;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -18,10 +16,8 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +30,8 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The checker job end to end on one machine: a KRaft broker ({@link InJvmKafka}), the job on a
- * local Flink cluster (RocksDB, checkpoints to a local directory), and a rate-controlled
+ * The checker job end to end on one machine: the {@link LocalPipeline} (a KRaft broker and the
+ * job on a local Flink cluster; RocksDB, checkpoints to a local directory), and a rate-controlled
  * {@link HistoryFeeder} writing several agents' generated histories to the history topic, all in
  * this JVM. The job's own metrics are read through {@link BenchMetricReporter}; alerts through a
  * recording sink.
@@ -162,21 +158,20 @@ public final class StreamBenchmark {
         Path checkpoints = dir.resolve("checkpoints");
 
         long t0 = System.nanoTime();
-        InJvmKafka kafka = InJvmKafka.startDedicated();
-        String topic = HistoryEventJson.DEFAULT_TOPIC;
-        createTopic(kafka.bootstrapServers(), topic, Integer.parseInt(o.get("partitions")));
+        // Ten minutes of retention keep the broker's disk use bounded over a soak.
+        LocalPipeline pipeline = LocalPipeline.start(InetAddress.getLoopbackAddress(),
+                Integer.parseInt(o.get("partitions")), Map.of("retention.ms", "600000", "segment.bytes", "134217728"));
+        String topic = pipeline.topic();
         System.out.printf("# broker started and topic created in %.1f s%n", (System.nanoTime() - t0) / 1e9);
 
-        JobOptions options = JobOptions.parse(Map.of(
-                JobOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                JobOptions.HISTORY_TOPIC, topic,
+        JobOptions options = pipeline.jobOptions(Map.of(
                 JobOptions.PARALLELISM, o.get("parallelism"),
                 JobOptions.MAX_OUT_OF_ORDERNESS, o.get("ooo"),
                 JobOptions.CHECKPOINT_INTERVAL, o.get("checkpoint"),
                 JobOptions.HISTORY_RETENTION, o.get("retention"),
                 JobOptions.STATE_BACKEND, o.get("backend"),
                 JobOptions.CONSISTENCY_MODELS, o.get("models")));
-        Configuration conf = CheckerJob.flinkConfiguration(options);
+        Configuration conf = new Configuration();
         BenchMetricReporter.configure(conf);
         conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
@@ -192,18 +187,18 @@ public final class StreamBenchmark {
                 .withKeyCount(Integer.parseInt(o.get("keys")))
                 .withClosingReads(true)
                 .withStaleReadRate(Double.parseDouble(o.get("stale")));
-        HistoryFeeder filled = drain ? fillTopic(kafka.bootstrapServers(), topic, o, generator) : null;
+        HistoryFeeder filled = drain ? fillTopic(pipeline.bootstrapServers(), topic, o, generator) : null;
 
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
-                JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()).withVerdicts(BenchSinks.verdicts()));
-        job.build(env);
+        StreamExecutionEnvironment env = pipeline.environment(options, -1, conf);
+        pipeline.checkerJob(options, options.checkerOptions(),
+                JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()).withVerdicts(BenchSinks.verdicts()), false)
+                .build(env);
         JobClient client = env.executeAsync("isowatch stream benchmark");
         System.out.println("# job " + client.getJobID() + " submitted; options " + options.asMap());
 
         long rate = Long.parseLong(o.get("rate"));
         WindowProfiler profiler = soak || o.get("profile").isEmpty() ? null : WindowProfiler.load(Path.of(o.get("profile")));
-        HistoryFeeder feeder = drain ? filled : new HistoryFeeder(kafka.bootstrapServers(), topic,
+        HistoryFeeder feeder = drain ? filled : new HistoryFeeder(pipeline.bootstrapServers(), topic,
                 Integer.parseInt(o.get("agents")), generator, rate, Duration.ofSeconds(Long.parseLong(o.get("ramp"))),
                 RecordFormat.parse(o.get("format")));
         Sampler sampler = new Sampler(feeder, options.maxOutOfOrderness().toMillis(), rocksdb, checkpoints,
@@ -235,7 +230,7 @@ public final class StreamBenchmark {
                     System.out.println("# cancelling the job: " + e);
                 }
             }
-            kafka.close();
+            pipeline.close();
         }
     }
 
@@ -575,14 +570,6 @@ public final class StreamBenchmark {
         }
     }
 
-    private static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
-        // Ten minutes of retention keep the broker's disk use bounded over a soak.
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
-                    .configs(Map.of("retention.ms", "600000", "segment.bytes", "134217728"))))
-                    .all().get(30, TimeUnit.SECONDS);
-        }
-    }
 
     private static void deleteRecursively(Path dir) throws java.io.IOException {
         if (!Files.exists(dir)) {

@@ -13,19 +13,19 @@ import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ConsoleFlags;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.config.Durations;
-import io.isowatch.history.codec.HistoryEventJson;
-import io.isowatch.job.CheckerJob;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
+import io.isowatch.localpipeline.LocalFlink;
+import io.isowatch.localpipeline.LocalPipeline;
 import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.file.JsonLinesAlertSink;
 import io.isowatch.sinks.file.JsonLinesSinkOptions;
-import io.isowatch.testkit.InJvmKafka;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.server.ConsoleServer;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -44,7 +44,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,7 +82,6 @@ final class DemoCommand implements Callable<Integer> {
     private static final int FULL_ALERTS = 3;
     /** Findings the demo's console keeps: every one a demo of a few minutes finds. */
     private static final int CONSOLE_CAPACITY = 100_000;
-    private static final String TOPIC = HistoryEventJson.DEFAULT_TOPIC;
     private static final String GROUP = "isowatch-demo";
     private static final String AGENT = "demo";
     private static final String COMMAND = "isowatch demo";
@@ -237,21 +235,20 @@ final class DemoCommand implements Callable<Integer> {
         Path work = Files.createTempDirectory("isowatch-demo-");
         WorkloadResult result;
         boolean drained;
-        try (InJvmKafka kafka = LocalKafka.start(bind.address())) {
-            kafka.createTopic(TOPIC, ReplayCommand.PARALLELISM);
-            JobOptions options = jobOptions(kafka.bootstrapServers(), work.resolve("checkpoints"));
-            StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort, bind.address());
-            new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
+        try (LocalPipeline pipeline = LocalPipeline.start(bind.address(), LocalPipeline.PARTITIONS)) {
+            JobOptions options = jobOptions(pipeline, work.resolve("checkpoints"));
+            StreamExecutionEnvironment env = pipeline.environment(options, metricsPort, new Configuration());
+            pipeline.checkerJob(options, options.checkerOptions(),
                     JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
-                            .withVerdicts(InProcessSinks.sink(names.get(1))))
+                            .withVerdicts(InProcessSinks.sink(names.get(1))), false)
                     .build(env);
             JobClient job = env.executeAsync("isowatch demo");
             out.printf("  Kafka at %s, checker job %s on a local Flink cluster at %s (started in %.1f s)%s%n%n",
-                    kafka.bootstrapServers(), job.getJobID(), LocalFlink.webUi(env), (System.nanoTime() - start) / 1e9,
+                    pipeline.bootstrapServers(), job.getJobID(), LocalFlink.webUi(env), (System.nanoTime() - start) / 1e9,
                     metricsPort < 0 ? "" : "; Flink metrics at http://" + bind.urlHost() + ":" + metricsPort + "/");
             out.flush();
             try (AgentRuntime agent = AgentRuntime.start(
-                    new AgentOptions(AGENT, work.resolve("spool"), null, kafka.bootstrapServers(), TOPIC, -1))) {
+                    new AgentOptions(AGENT, work.resolve("spool"), null, pipeline.bootstrapServers(), pipeline.topic(), -1))) {
                 WorkloadRunner runner = runner(out, level, runFor, agent, alerts);
                 try (JobWatch watch = JobWatch.start(job, err, COMMAND, () -> endedEarly(err, job, runner, start))) {
                     result = agent.run(runner);
@@ -264,7 +261,7 @@ final class DemoCommand implements Callable<Integer> {
                         err.printf("%s: %,d event(s) were not shipped to Kafka%s%n", COMMAND, unshipped,
                                 agent.shipperFailure() == null ? "" : " (" + agent.shipperFailure() + ")");
                     }
-                    waitUntilRead(err, kafka, endsRead);
+                    waitUntilRead(err, pipeline, endsRead);
                     watch.close();
                     drained = stop(err, job, work.resolve("savepoint"));
                 }
@@ -297,23 +294,19 @@ final class DemoCommand implements Callable<Integer> {
         runner.stop();
     }
 
-    private JobOptions jobOptions(String bootstrapServers, Path checkpoints) {
-        Map<String, String> raw = new LinkedHashMap<>();
-        raw.put(JobOptions.BOOTSTRAP_SERVERS, bootstrapServers);
-        raw.put(JobOptions.HISTORY_TOPIC, TOPIC);
-        raw.put(JobOptions.GROUP_ID, GROUP);
-        raw.put(JobOptions.MAX_OUT_OF_ORDERNESS, MAX_OUT_OF_ORDERNESS);
-        // No idleness: a drain's final watermark is lost on a source output marked idle, and both
-        // partitions carry events all the time anyway.
-        raw.put(JobOptions.IDLE_TIMEOUT, "0");
-        raw.put(JobOptions.PARALLELISM, Integer.toString(ReplayCommand.PARALLELISM));
-        // Checkpoints as in production (every 10 s, to files): a failure restarts from the latest,
-        // and the final drain writes a savepoint of any size.
-        raw.put(JobOptions.CHECKPOINT_DIR, checkpoints.toUri().toString());
-        raw.put(JobOptions.STATE_BACKEND, "rocksdb");
-        raw.put(JobOptions.CONSISTENCY_MODELS, String.join(",", models));
+    private JobOptions jobOptions(LocalPipeline pipeline, Path checkpoints) {
         try {
-            return JobOptions.parse(raw);
+            return pipeline.jobOptions(Map.of(
+                    JobOptions.GROUP_ID, GROUP,
+                    JobOptions.MAX_OUT_OF_ORDERNESS, MAX_OUT_OF_ORDERNESS,
+                    // No idleness: a drain's final watermark is lost on a source output marked idle,
+                    // and both partitions carry events all the time anyway.
+                    JobOptions.IDLE_TIMEOUT, "0",
+                    // Checkpoints as in production (every 10 s, to files): a failure restarts from
+                    // the latest, and the final drain writes a savepoint of any size.
+                    JobOptions.CHECKPOINT_DIR, checkpoints.toUri().toString(),
+                    JobOptions.STATE_BACKEND, "rocksdb",
+                    JobOptions.CONSISTENCY_MODELS, String.join(",", models)));
         } catch (IllegalArgumentException e) {
             throw usage("-c: " + e.getMessage());
         }
@@ -341,18 +334,18 @@ final class DemoCommand implements Callable<Integer> {
      * goes at the end of each partition, and the job's first operator (chained to the source)
      * turns it into a dead letter the moment the source reads it, after every record before it.
      */
-    private static void waitUntilRead(PrintWriter err, InJvmKafka kafka, Set<Integer> endsRead)
+    private static void waitUntilRead(PrintWriter err, LocalPipeline pipeline, Set<Integer> endsRead)
             throws InterruptedException {
         List<ProducerRecord<byte[], byte[]>> ends = new ArrayList<>();
-        for (int p = 0; p < ReplayCommand.PARALLELISM; p++) {
-            ends.add(new ProducerRecord<>(TOPIC, p, null, END_OF_INPUT.getBytes(StandardCharsets.UTF_8)));
+        for (int p = 0; p < LocalPipeline.PARTITIONS; p++) {
+            ends.add(new ProducerRecord<>(pipeline.topic(), p, null, END_OF_INPUT.getBytes(StandardCharsets.UTF_8)));
         }
-        kafka.send(ends);
+        pipeline.kafka().send(ends);
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        while (endsRead.size() < ReplayCommand.PARALLELISM && System.nanoTime() < deadline) {
+        while (endsRead.size() < LocalPipeline.PARTITIONS && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        if (endsRead.size() < ReplayCommand.PARALLELISM) {
+        if (endsRead.size() < LocalPipeline.PARTITIONS) {
             err.println("isowatch demo: the job had not read every shipped event after " + seconds(CATCH_UP_TIMEOUT)
                     + "; stopping it anyway");
         }

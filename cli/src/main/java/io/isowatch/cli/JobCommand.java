@@ -8,6 +8,7 @@ import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.KafkaPreflight;
+import io.isowatch.localpipeline.LocalFlink;
 import io.isowatch.job.RetainedCheckpoints;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.localpipeline.RestartCounter;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 

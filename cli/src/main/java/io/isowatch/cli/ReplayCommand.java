@@ -4,20 +4,19 @@ import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.Validity;
+import io.isowatch.config.Topics;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.EventTimes;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
-import io.isowatch.history.codec.HistoryEventJson;
 import io.isowatch.history.codec.HistoryFormatException;
 import io.isowatch.history.codec.HistoryReader;
-import io.isowatch.job.CheckerJob;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.JobSinks;
-import io.isowatch.testkit.InJvmKafka;
-import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import io.isowatch.localpipeline.LocalPipeline;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine;
@@ -30,7 +29,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -55,9 +53,6 @@ import java.util.function.Consumer;
                 + "and prints the job's verdict exactly as check prints its own.",
                 "Exit status: 0 valid or unknown, 1 invalid, 255 error (as check)."})
 final class ReplayCommand implements Callable<Integer> {
-
-    static final int PARALLELISM = 2;
-    private static final String TOPIC = HistoryEventJson.DEFAULT_TOPIC;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -154,7 +149,8 @@ final class ReplayCommand implements Callable<Integer> {
 
     private Outputs run(List<Input> inputs, CheckerOptions checks, PrintWriter err) throws Exception {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        ShippedRecords shipped = new ShippedRecords(TOPIC);
+        // The topic the local pipeline creates and its job reads.
+        ShippedRecords shipped = new ShippedRecords(Topics.HISTORY);
         long minMillis = Long.MAX_VALUE;
         long maxMillis = Long.MIN_VALUE;
         for (Input in : inputs) {
@@ -175,30 +171,23 @@ final class ReplayCommand implements Callable<Integer> {
         List<String> names = List.of(InProcessSinks.register(verdicts), InProcessSinks.register(deadLetters));
         // Loopback only: replay is a batch run, nothing outside needs to reach it.
         InetAddress loopback = InetAddress.getLoopbackAddress();
-        try (InJvmKafka kafka = LocalKafka.start(loopback)) {
-            kafka.createTopic(TOPIC, PARALLELISM);
-            kafka.send(records);
-            Map<String, String> raw = new LinkedHashMap<>();
-            raw.put(JobOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-            raw.put(JobOptions.HISTORY_TOPIC, TOPIC);
-            raw.put(JobOptions.GROUP_ID, "isowatch-replay");
-            raw.put(JobOptions.MAX_OUT_OF_ORDERNESS, bound);
-            raw.put(JobOptions.DEDUPE_RETENTION, bound);
-            raw.put(JobOptions.IDLE_TIMEOUT, "0");
-            raw.put(JobOptions.PARALLELISM, Integer.toString(PARALLELISM));
-            raw.put(JobOptions.CHECKPOINT_INTERVAL, "0");
-            raw.put(JobOptions.STATE_BACKEND, "rocksdb");
-            JobOptions options = JobOptions.parse(raw);
+        try (LocalPipeline pipeline = LocalPipeline.start(loopback, LocalPipeline.PARTITIONS)) {
+            pipeline.kafka().send(records);
+            JobOptions options = pipeline.jobOptions(Map.of(
+                    JobOptions.GROUP_ID, "isowatch-replay",
+                    JobOptions.MAX_OUT_OF_ORDERNESS, bound,
+                    JobOptions.DEDUPE_RETENTION, bound,
+                    JobOptions.IDLE_TIMEOUT, "0",
+                    JobOptions.CHECKPOINT_INTERVAL, "0",
+                    JobOptions.STATE_BACKEND, "rocksdb"));
             progress(err, String.format("%,d events of %d histor%s published; running the checker job "
                     + "(parallelism %d, max-out-of-orderness %s)", records.size(), inputs.size(),
-                    inputs.size() == 1 ? "y" : "ies", PARALLELISM, bound));
+                    inputs.size() == 1 ? "y" : "ies", options.parallelism(), bound));
             // No alert sink: check prints no alerts, and the verdict holds every finding.
             JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
-            StreamExecutionEnvironment env = LocalFlink.environment(options, -1, loopback);
-            new CheckerJob(options, checks,
-                    CheckerJob.kafkaSourceBuilder(options).setBounded(OffsetsInitializer.latest()).build(), sinks)
-                    .execute(env, "isowatch replay");
+            StreamExecutionEnvironment env = pipeline.environment(options, -1, new Configuration());
+            pipeline.checkerJob(options, checks, sinks, true).execute(env, "isowatch replay");
         } finally {
             names.forEach(InProcessSinks::unregister);
         }

@@ -9,7 +9,9 @@
  * {@code agent run} drives a workload through the agent's recorder, spool and shipper. The last
  * two, and the launcher pieces they share with the rest ({@code ExitCodes}, the error lines),
  * live in {@code io.isowatch.agentcli} (module {@code agent-cli}), which the agent image runs
- * without Flink. Commands only wire the modules together; the semantics live in
- * {@code incremental-graph}.
+ * without Flink. {@code demo} and {@code replay} run on the local pipeline (module
+ * {@code local-pipeline}), as the stream benchmark does. Commands only wire the modules together;
+ * the semantics live in {@code incremental-graph} (the engine), {@code history} (the model and
+ * its codecs) and {@code explain} (the renderings).
  */
 package io.isowatch.cli;

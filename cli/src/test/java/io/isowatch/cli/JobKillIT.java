@@ -15,7 +15,7 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.RetainedCheckpoints;
 import io.isowatch.testkit.ChildJvm;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

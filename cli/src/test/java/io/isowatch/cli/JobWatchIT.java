@@ -1,6 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.job.JobOptions;
+import io.isowatch.localpipeline.LocalFlink;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;

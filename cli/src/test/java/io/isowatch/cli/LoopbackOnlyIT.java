@@ -1,7 +1,7 @@
 package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 import io.isowatch.testkit.ListeningSockets;
 import io.isowatch.testkit.ListeningSockets.Listener;
 import org.junit.jupiter.api.Test;

@@ -30,17 +30,37 @@ import java.time.format.DateTimeFormatter;
  * </pre>
  * Written compactly on one line, in UTF-8. A reader meeting no {@code "released"} (an alert
  * written before the field) reads it as live, which every such alert was.
+ *
+ * <p>The field names are {@link Fields}: the writer here and every reader (the findings
+ * console's {@code AlertLine}) use them, so the two cannot drift apart.
  */
 public final class AlertJson {
 
     /** Bumps when a field is renamed or removed; adding fields keeps it. */
     public static final int VERSION = 1;
 
-    /**
-     * The alerts topic's name unless configured otherwise: the job's {@code alerts-topic} default
-     * and the console's {@code --alerts-topic} default, defined once here, where both can see it.
-     */
-    public static final String DEFAULT_TOPIC = "isowatch.alerts";
+    /** The alert object's field names, for its writer and its readers alike. */
+    public static final class Fields {
+        public static final String ID = "id";
+        public static final String HISTORY = "history";
+        public static final String TYPE = "type";
+        public static final String TITLE = "title";
+        public static final String MODELS = "models";
+        public static final String DETECTED_AT = "detected-at";
+        public static final String DETECTED_AT_MS = "detected-at-ms";
+        public static final String DETECTION_DELAY_MS = "detection-delay-ms";
+        public static final String RELEASED = "released";
+        public static final String RELEASED_REASON = "released-reason";
+        public static final String VERSION = "version";
+        public static final String LINK = "link";
+        /** FindingJson's object; its own {@code "explanation"} field holds the text. */
+        public static final String FINDING = "finding";
+        /** The finding's explanation, inside {@link #FINDING} (written by FindingJson). */
+        public static final String FINDING_EXPLANATION = "explanation";
+
+        private Fields() {
+        }
+    }
 
     private static final JsonFactory FACTORY = new JsonFactory();
 
@@ -55,33 +75,33 @@ public final class AlertJson {
     /** Writes the alert as one JSON object, with a {@code link} to its page when {@code console} is not null. */
     public static void write(JsonGenerator g, Alert alert, ConsoleLink console) throws IOException {
         g.writeStartObject();
-        g.writeStringField("id", alert.id());
+        g.writeStringField(Fields.ID, alert.id());
         if (!alert.history().isEmpty()) {
-            g.writeStringField("history", alert.history());
+            g.writeStringField(Fields.HISTORY, alert.history());
         }
-        g.writeStringField("type", alert.type());
-        g.writeStringField("title", alert.title());
-        g.writeArrayFieldStart("models");
+        g.writeStringField(Fields.TYPE, alert.type());
+        g.writeStringField(Fields.TITLE, alert.title());
+        g.writeArrayFieldStart(Fields.MODELS);
         for (String m : alert.models()) {
             g.writeString(m);
         }
         g.writeEndArray();
-        g.writeStringField("detected-at", rfc3339(alert.detectedAtMillis()));
-        g.writeNumberField("detected-at-ms", alert.detectedAtMillis());
+        g.writeStringField(Fields.DETECTED_AT, rfc3339(alert.detectedAtMillis()));
+        g.writeNumberField(Fields.DETECTED_AT_MS, alert.detectedAtMillis());
         if (alert.hasDetectionDelay()) {
-            g.writeNumberField("detection-delay-ms", alert.detectionDelayMillis());
+            g.writeNumberField(Fields.DETECTION_DELAY_MS, alert.detectionDelayMillis());
         } else {
-            g.writeNullField("detection-delay-ms");
+            g.writeNullField(Fields.DETECTION_DELAY_MS);
         }
-        g.writeStringField("released", alert.release().name());
+        g.writeStringField(Fields.RELEASED, alert.release().name());
         if (alert.releasedAtEnd()) {
-            g.writeStringField("released-reason", alert.release().reason());
+            g.writeStringField(Fields.RELEASED_REASON, alert.release().reason());
         }
-        g.writeNumberField("version", VERSION);
+        g.writeNumberField(Fields.VERSION, VERSION);
         if (console != null) {
-            g.writeStringField("link", console.finding(alert.id()));
+            g.writeStringField(Fields.LINK, console.finding(alert.id()));
         }
-        g.writeFieldName("finding");
+        g.writeFieldName(Fields.FINDING);
         g.writeRawValue(alert.findingJson());
         g.writeEndObject();
     }

@@ -5,8 +5,7 @@ import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
-import io.isowatch.history.codec.HistoryEventJson;
-import io.isowatch.sinks.AlertJson;
+import io.isowatch.config.Topics;
 import io.isowatch.sinks.ConsoleLink;
 
 import java.time.Duration;
@@ -239,7 +238,7 @@ public record JobOptions(
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put(BOOTSTRAP_SERVERS, "");
-        d.put(HISTORY_TOPIC, HistoryEventJson.DEFAULT_TOPIC);
+        d.put(HISTORY_TOPIC, Topics.HISTORY);
         d.put(GROUP_ID, "isowatch-job");
         d.put(STARTING_OFFSETS, "earliest");
         d.put(MAX_OUT_OF_ORDERNESS, "5s");
@@ -249,8 +248,8 @@ public record JobOptions(
         d.put(MAX_PARALLELISM, "128");
         d.put(CHECKPOINT_INTERVAL, "10s");
         d.put(STATE_BACKEND, "rocksdb");
-        d.put(ALERTS_TOPIC, AlertJson.DEFAULT_TOPIC);
-        d.put(DEAD_LETTER_TOPIC, "isowatch.dead-letters");
+        d.put(ALERTS_TOPIC, Topics.ALERTS);
+        d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
         d.put(ALERTS_WEBHOOK, "");
         // The checker's keys, but reorder-window: the job hands the checker its events in order.
         CheckerOptionsReader.DEFAULTS.forEach((key, value) -> {

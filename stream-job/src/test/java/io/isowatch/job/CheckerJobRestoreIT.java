@@ -13,7 +13,7 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.sinks.Alert;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;

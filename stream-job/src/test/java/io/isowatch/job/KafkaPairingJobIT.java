@@ -1,6 +1,6 @@
 package io.isowatch.job;
 
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 
 import io.isowatch.agent.transport.ShippedRecords;
 import io.isowatch.history.AtomTable;

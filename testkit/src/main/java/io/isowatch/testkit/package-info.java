@@ -1,7 +1,8 @@
 /**
- * Real components for other modules' tests, shared so each is wrapped once: an in-JVM KRaft Kafka
- * broker (also the broker of {@code demo} and {@code replay}), listening on one address only, and
+ * Helpers for other modules' tests, used at test scope only:
  * {@link io.isowatch.testkit.ListeningSockets}, the kernel's list of the sockets this JVM listens
- * on, with which the tests check that nothing listens beyond loopback.
+ * on, with which the tests check that nothing listens beyond loopback, and
+ * {@link io.isowatch.testkit.ChildJvm}, the command line of a second JVM that a fault test kills.
+ * The in-JVM Kafka broker the tests share is {@code io.isowatch.localkafka.InJvmKafka}.
  */
 package io.isowatch.testkit;

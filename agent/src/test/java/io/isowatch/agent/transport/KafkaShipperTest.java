@@ -1,6 +1,6 @@
 package io.isowatch.agent.transport;
 
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 
 import io.isowatch.agent.metrics.AgentMetricNames;
 import io.isowatch.agent.metrics.AgentMetrics;

@@ -4,7 +4,7 @@ import io.isowatch.agent.metrics.AgentMetricNames;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

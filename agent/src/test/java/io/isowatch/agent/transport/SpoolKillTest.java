@@ -2,7 +2,7 @@ package io.isowatch.agent.transport;
 
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.testkit.ChildJvm;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

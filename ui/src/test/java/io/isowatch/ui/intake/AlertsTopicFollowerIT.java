@@ -2,7 +2,7 @@ package io.isowatch.ui.intake;
 
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
-import io.isowatch.testkit.InJvmKafka;
+import io.isowatch.localkafka.InJvmKafka;
 import io.isowatch.ui.FindingStore;
 import io.isowatch.ui.TestAlerts;
 import org.apache.kafka.clients.producer.ProducerRecord;
