@@ -195,7 +195,7 @@ public final class StreamBenchmark {
         HistoryFeeder filled = drain ? fillTopic(kafka.bootstrapServers(), topic, o, generator) : null;
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        CheckerJob job = new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
+        CheckerJob job = new CheckerJob(options, CheckerJob.kafkaSource(options),
                 JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()).withVerdicts(BenchSinks.verdicts()));
         job.build(env);
         JobClient client = env.executeAsync("isowatch stream benchmark");

@@ -241,7 +241,7 @@ final class DemoCommand implements Callable<Integer> {
             kafka.createTopic(TOPIC, ReplayCommand.PARALLELISM);
             JobOptions options = jobOptions(kafka.bootstrapServers(), work.resolve("checkpoints"));
             StreamExecutionEnvironment env = LocalFlink.environment(options, metricsPort, bind.address());
-            new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options),
+            new CheckerJob(options, CheckerJob.kafkaSource(options),
                     JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
                             .withVerdicts(InProcessSinks.sink(names.get(1))))
                     .build(env);

@@ -142,7 +142,7 @@ final class JobCommand implements Callable<Integer> {
             restore.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom);
             env.configure(restore);
         }
-        new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
+        new CheckerJob(options, CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
                 .build(env);
         JobClient job = env.executeAsync("isowatch checker");
         err.println(COMMAND + ": checker job " + job.getJobID() + " on a local Flink cluster at " + LocalFlink.webUi(env));

@@ -188,7 +188,7 @@ final class ReplayCommand implements Callable<Integer> {
             raw.put(JobOptions.PARALLELISM, Integer.toString(PARALLELISM));
             raw.put(JobOptions.CHECKPOINT_INTERVAL, "0");
             raw.put(JobOptions.STATE_BACKEND, "rocksdb");
-            JobOptions options = JobOptions.parse(raw);
+            JobOptions options = JobOptions.parse(raw, checks);
             progress(err, String.format("%,d events of %d histor%s published; running the checker job "
                     + "(parallelism %d, max-out-of-orderness %s)", records.size(), inputs.size(),
                     inputs.size() == 1 ? "y" : "ies", PARALLELISM, bound));
@@ -196,7 +196,7 @@ final class ReplayCommand implements Callable<Integer> {
             JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
             StreamExecutionEnvironment env = LocalFlink.environment(options, -1, loopback);
-            new CheckerJob(options, checks,
+            new CheckerJob(options,
                     CheckerJob.kafkaSourceBuilder(options).setBounded(OffsetsInitializer.latest()).build(), sinks)
                     .execute(env, "isowatch replay");
         } finally {

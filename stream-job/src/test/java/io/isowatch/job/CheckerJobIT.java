@@ -192,7 +192,7 @@ class CheckerJobIT {
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), source,
+        new CheckerJob(options, source,
                 JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts))
                 .execute(env, "checker-it");
 

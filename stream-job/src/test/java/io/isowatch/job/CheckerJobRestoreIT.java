@@ -129,7 +129,7 @@ class CheckerJobRestoreIT {
         Configuration conf = CheckerJob.flinkConfiguration(options);
         conf.addAll(extra);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new CheckerJob(options, checks, CheckerJob.kafkaSource(options),
+        new CheckerJob(options, CheckerJob.kafkaSource(options),
                 JobSinks.of(List.of(alerts), new CollectingSink<>())).build(env);
         return env.executeAsync("checker-restore-it");
     }

@@ -137,7 +137,7 @@ class CheckerJobRetentionIT {
                         JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        JobID job = new CheckerJob(options, options.checkerOptions(), source,
+        JobID job = new CheckerJob(options, source,
                 JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it").getJobID();
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
         assertEquals(1, verdicts.values().size());

@@ -1,0 +1,74 @@
+package io.isowatch.cli;
+
+import io.isowatch.agentcli.DeclaredFlags;
+import io.isowatch.config.OptionDeclaration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher's flags agree with the option declarations: every declared flag exists on each
+ * command the declaration names, under the declared names, and every flag that names a
+ * declaration (descriptionKey) is one of its commands'.
+ */
+class DeclaredFlagsTest {
+
+    @Test
+    void everyDeclaredFlag_isOnItsCommands_underItsNames() {
+        CommandLine cli = Main.commandLine();
+        List<String> problems = new ArrayList<>();
+        for (OptionDeclaration<?> d : DeclaredFlags.ALL) {
+            for (String command : d.commands()) {
+                CommandLine c = find(cli, command);
+                OptionSpec o = c == null ? null : c.getCommandSpec().findOption(d.flagName());
+                if (o == null) {
+                    problems.add(command + " has no " + d.flagName() + " (declared " + d.key() + ")");
+                } else if (!o.descriptionKey().equals(d.key()) || !Arrays.asList(o.names()).equals(d.flags())) {
+                    problems.add(command + " " + d.flagName() + ": names " + Arrays.asList(o.names())
+                            + " and descriptionKey '" + o.descriptionKey() + "', declared " + d.flags() + " and '"
+                            + d.key() + "'");
+                }
+            }
+        }
+        walk(cli, problems);
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void help_showsTheDeclaredDocAndDefault() {
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "--help");
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Edges one cycle search may visit; beyond it the verdict is unknown "
+                + "(whole number ≥ 1; default: 5000000)."), r.out());
+        assertTrue(help.contains("bare number: milliseconds"), r.out());
+    }
+
+    private static void walk(CommandLine c, List<String> problems) {
+        for (OptionSpec o : c.getCommandSpec().options()) {
+            if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")
+                    && DeclaredFlags.declaration(o).isEmpty()) {
+                problems.add(DeclaredFlags.command(c.getCommandSpec()) + " " + o.longestName() + " names '"
+                        + o.descriptionKey() + "', which no declaration for that command has");
+            }
+        }
+        c.getSubcommands().values().forEach(s -> walk(s, problems));
+    }
+
+    private static CommandLine find(CommandLine root, String command) {
+        CommandLine c = root;
+        for (String name : command.split(" ")) {
+            c = c.getSubcommands().get(name);
+            if (c == null) {
+                return null;
+            }
+        }
+        return c;
+    }
+}
