@@ -83,7 +83,7 @@ public final class DeclaredFlags {
             return line + ".";
         }
         String dflt = d.defaultText(command(o.command())).isEmpty() ? d.noDefault() : "${DEFAULT-VALUE}";
-        return line + " (" + d.flagType().describe() + "; default: " + dflt + ").";
+        return line + "; " + d.flagType().describe() + " (default: " + dflt + ").";
     }
 
     private static List<OptionDeclaration<?>> all() {

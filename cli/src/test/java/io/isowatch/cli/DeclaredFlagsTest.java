@@ -45,8 +45,8 @@ class DeclaredFlagsTest {
     void help_showsTheDeclaredDocAndDefault() {
         CheckCommandTest.Run r = CheckCommandTest.run("check", "--help");
         String help = r.out().replaceAll("\\s+", " ");
-        assertTrue(help.contains("Edges one cycle search may visit; beyond it the verdict is unknown "
-                + "(whole number ≥ 1; default: 5000000)."), r.out());
+        assertTrue(help.contains("Edges one cycle search may visit; beyond it the verdict is unknown"
+                + "; whole number ≥ 1 (default: 5000000)."), r.out());
         assertTrue(help.contains("bare number: milliseconds"), r.out());
     }
 
