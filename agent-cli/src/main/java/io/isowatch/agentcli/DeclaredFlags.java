@@ -2,6 +2,7 @@ package io.isowatch.agentcli;
 
 import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.config.OptionDeclaration;
+import io.isowatch.gen.TxnShapeDeclarations;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -88,6 +89,7 @@ public final class DeclaredFlags {
 
     private static List<OptionDeclaration<?>> all() {
         List<OptionDeclaration<?>> all = new ArrayList<>(CheckerDeclarations.ALL);
+        all.addAll(TxnShapeDeclarations.ALL);
         return List.copyOf(all);
     }
 }

@@ -187,11 +187,11 @@ public final class StreamBenchmark {
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
         conf.addAll(flinkSettings(o));
         GeneratorOptions generator = GeneratorOptions.defaults()
-                .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
-                .withConcurrency(Integer.parseInt(o.get("clients")))
-                .withKeyCount(Integer.parseInt(o.get("keys")))
-                .withClosingReads(true)
-                .withStaleReadRate(Double.parseDouble(o.get("stale")));
+                .toBuilder().txnCount(GeneratorOptions.MAX_TXN_COUNT)
+                .concurrency(Integer.parseInt(o.get("clients")))
+                .keyCount(Integer.parseInt(o.get("keys")))
+                .closingReads(true)
+                .staleReadRate(Double.parseDouble(o.get("stale"))).build();
         HistoryFeeder filled = drain ? fillTopic(kafka.bootstrapServers(), topic, o, generator) : null;
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);

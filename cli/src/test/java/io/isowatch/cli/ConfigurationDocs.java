@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.config.OptionTables;
+import io.isowatch.gen.TxnShapeDeclarations;
 import io.isowatch.job.JobDeclarations;
 
 import java.io.IOException;
@@ -34,6 +35,7 @@ final class ConfigurationDocs {
     static Map<String, String> tables() {
         Map<String, String> t = new LinkedHashMap<>();
         t.put("checker-flags", OptionTables.flagTable(CheckerDeclarations.ALL, List.of("check")));
+        t.put("txn-shape", OptionTables.flagTable(TxnShapeDeclarations.ALL, List.of("gen", "agent run", "demo")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }

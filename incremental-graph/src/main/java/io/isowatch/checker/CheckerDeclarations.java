@@ -27,7 +27,7 @@ public final class CheckerDeclarations {
             .key("consistency-models", ValueTypes.text("Elle model names, comma-separated"))
             .defaultValue("strict-serializable")
             .doc("models that must hold; `none` for none; any name Elle knows (aliases such as `PL-2` too)")
-            .flags(List.of("-c", "--consistency-models"), CHECK, REPLAY).job()
+            .flags(List.of("-c", "--consistency-models"), CHECK, REPLAY, "demo").job()
             .chart("job.options.consistencyModels").build();
 
     public static final OptionDeclaration<String> ANOMALIES = OptionDeclaration

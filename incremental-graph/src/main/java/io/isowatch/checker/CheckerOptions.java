@@ -131,39 +131,4 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
         }
     }
 
-    public CheckerOptions withModels(Set<ConsistencyModel> models) {
-        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withAnomalies(Set<String> extra) {
-        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withReorderWindow(int window) {
-        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withCycleSearchBudget(long budget) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
-    }
-
-    /** Checks an rw-register history with the given version-order sources. */
-    public CheckerOptions withRegisters(RegisterOptions register) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget,
-                Workload.RW_REGISTER, register, cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withWorkload(Workload value) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, value,
-                registerOptions, cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withCycleSearchTimeoutMillis(long millis) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, workload,
-                registerOptions, millis);
-    }
 }

@@ -30,7 +30,7 @@ class AgentProtocolTest {
     private long index;
 
     private IncrementalChecker checker(Workload workload) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().workload(workload).build(),
                 new AtomTable(), streamed::add);
         checker.followAgentProtocol();
         return checker;

@@ -43,13 +43,13 @@ class ClosingReadsProperties {
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0).withClosingReads(true));
+        return GeneratorArbitraries.smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).closingReads(true).build());
     }
 
     @Provide
     Arbitrary<GeneratorOptions> faulty() {
         return GeneratorArbitraries.smallHistories(60).flatMap(o -> Arbitraries.doubles().between(0.05, 0.5)
-                .ofScale(2).map(stale -> o.withStaleReadRate(stale).withClosingReads(true)));
+                .ofScale(2).map(stale -> o.toBuilder().staleReadRate(stale).closingReads(true).build()));
     }
 
     @Property(tries = 400, seed = "20261204")
@@ -62,7 +62,7 @@ class ClosingReadsProperties {
         }
         generated.assertWellFormed();
         // The replay compares reads exactly, so it needs the store without its stale reads.
-        GeneratedHistory.of(options.withStaleReadRate(0), false).assertSerialReplayMatches();
+        GeneratedHistory.of(options.toBuilder().staleReadRate(0).build(), false).assertSerialReplayMatches();
     }
 
     /**
@@ -192,9 +192,9 @@ class ClosingReadsProperties {
 
     static Verdict check(List<Op> history, boolean registers) {
         CheckerOptions options = CheckerOptions.defaults()
-                .withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
+                .toBuilder().consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
         if (registers) {
-            options = options.withRegisters(RegisterOptions.NONE);
+            options = options.toBuilder().registers(RegisterOptions.NONE).build();
         }
         IncrementalChecker checker = new IncrementalChecker(options, new AtomTable());
         history.forEach(checker::accept);
