@@ -50,6 +50,26 @@ class DeclaredFlagsTest {
         assertTrue(help.contains("bare number: milliseconds"), r.out());
     }
 
+    @Test
+    void checkS_bareNumber_isMilliseconds_andSaysSoOnce_unlessQuiet() {
+        String file = CheckCommandTest.golden("G2-item-write-skew").toString();
+        CheckCommandTest.Run bare = CheckCommandTest.run("check", "-s", "1000", file);
+        assertEquals(1, bare.err().split("is read as milliseconds", -1).length - 1, bare.err());
+        assertTrue(bare.err().contains("write 1s"), bare.err());
+        for (String[] args : List.of(new String[] {"check", "-s", "1s", file}, new String[] {"check", "-s", "0", file},
+                new String[] {"check", "-q", "-s", "1000", file})) {
+            CheckCommandTest.Run r = CheckCommandTest.run(args);
+            assertTrue(!r.err().contains("milliseconds"), String.join(" ", args) + ": " + r.err());
+            assertEquals(bare.code(), r.code());
+        }
+    }
+
+    @Test
+    void shapeFlags_areCheckedByTheirDeclaration_namingTheFlag() {
+        CheckCommandTest.Run r = CheckCommandTest.run("gen", "-n", "1", "--max-txn-length", "0");
+        assertTrue(r.err().contains("--max-txn-length: expected a whole number from 1 up, got \"0\""), r.err());
+    }
+
     private static void walk(CommandLine c, List<String> problems) {
         for (OptionSpec o : c.getCommandSpec().options()) {
             if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")

@@ -66,6 +66,28 @@ public record OptionDeclaration<T>(String key, ValueType<T> type, ValueType<T> f
         aliases = List.copyOf(aliases);
     }
 
+    /**
+     * {@code raw} with every former name ({@link #aliases()}) of {@code options} replaced by the
+     * current key, so a renamed option still reads for one release.
+     *
+     * @throws IllegalArgumentException when an option is given under both names
+     */
+    public static Map<String, String> resolveAliases(Map<String, String> raw, List<OptionDeclaration<?>> options) {
+        Map<String, String> resolved = new LinkedHashMap<>(raw);
+        for (OptionDeclaration<?> o : options) {
+            for (String alias : o.aliases()) {
+                if (resolved.containsKey(alias)) {
+                    if (resolved.containsKey(o.key())) {
+                        throw new IllegalArgumentException("option " + o.key() + " is given twice, also under its "
+                                + "former name " + alias + "; keep " + o.key());
+                    }
+                    resolved.put(o.key(), resolved.remove(alias));
+                }
+            }
+        }
+        return resolved;
+    }
+
     /** Starts a declaration. */
     public static <T> Builder<T> key(String key, ValueType<T> type) {
         return new Builder<>(key, type);

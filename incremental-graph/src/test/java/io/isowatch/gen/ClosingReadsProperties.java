@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What closing reads promise ({@link GeneratorOptions#withClosingReads(boolean)}), for both
+ * What closing reads promise ({@link GeneratorOptions#closingReads()}), for both
  * generators: every key written is read once more after every transaction that wrote it has
  * completed; what it read is then evidence for every append that took effect; a correct store
  * stays valid; and on a faulty store, the closing reads only add to what the checker finds.

@@ -136,7 +136,8 @@ public record JobOptions(
      * @param checker the checker's options; null to read them from {@code raw}
      * @throws IllegalArgumentException as {@link #parse(Map)}
      */
-    public static JobOptions parse(Map<String, String> raw, CheckerOptions checker) {
+    public static JobOptions parse(Map<String, String> given, CheckerOptions checker) {
+        Map<String, String> raw = OptionDeclaration.resolveAliases(given, JobDeclarations.ALL);
         TreeSet<String> unknown = new TreeSet<>(raw.keySet());
         unknown.removeAll(DEFAULTS.keySet());
         if (!unknown.isEmpty()) {
