@@ -24,7 +24,7 @@ final class OpPipe implements AutoCloseable {
      * At most 8 batches of 1,024 ops wait between the threads. The reader is faster than the
      * checker and keeps the queue full, and every young collection copies the ops waiting there:
      * 131,072 of them (4,096 x 32) made a 1M-transaction check's three pauses 200-217 ms in all,
-     * 8,192 make them 137-142 ms (BENCHMARKS.md, issue 15).
+     * 8,192 make them 137-142 ms (docs/benchmarks-archive.md, issue 15).
      */
     private static final int BATCH = 1024;
     private static final int BATCHES_WAITING = 8;

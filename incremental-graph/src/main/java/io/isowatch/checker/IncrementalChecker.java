@@ -18,6 +18,7 @@ import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.history.ProcessFault;
 import io.isowatch.trace.ReadSettling;
+import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -184,6 +185,26 @@ public final class IncrementalChecker {
                     : "followAgentProtocol() on a truncated history: the protocol needs the history from its first event");
         }
         settling.followAgentProtocol();
+    }
+
+    /**
+     * Declares, on a checker that sees the history from a cut ({@link #historyTruncated()}), that
+     * the history kept the agent protocol up to the cut and goes on keeping it: a stream job's
+     * checker rebuilt after a restore or with a fresh string table. Garbage reads are then final at
+     * completion as under {@link #followAgentProtocol()}, for every key but those in
+     * {@code keysTouchedBefore} (key atoms; integers stand for themselves), which may hold claims
+     * made before the cut and wait for {@link #finish()}. The set may hold more keys than were
+     * touched: that only makes more reads wait.
+     *
+     * @throws IllegalStateException after the first event, or on a history not truncated
+     */
+    public void resumeAgentProtocol(Roaring64Bitmap keysTouchedBefore) {
+        if (events > 0 || !truncated) {
+            throw new IllegalStateException(events > 0
+                    ? "resumeAgentProtocol() after " + events + " events: call it before the first"
+                    : "resumeAgentProtocol() on a history seen from its start: call followAgentProtocol() instead");
+        }
+        settling.followFromCut(keysTouchedBefore);
     }
 
     /**

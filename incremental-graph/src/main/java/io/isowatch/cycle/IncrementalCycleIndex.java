@@ -330,7 +330,8 @@ public final class IncrementalCycleIndex {
      * Merging components unites their bits.
      */
     public long tags(int node) {
-        return tags.getOrDefault(component(node), 0L);
+        // Most histories tag no component: answer without boxing a key for each node asked.
+        return tags.isEmpty() ? 0L : tags.getOrDefault(component(node), 0L);
     }
 
     /** Adds {@code bits} to the tags of {@code node}'s component. */
@@ -370,8 +371,9 @@ public final class IncrementalCycleIndex {
         RetainedComponents kept = RetainedComponents.after(this, graph, nodes, nextOrd, cut);
         reset(kept.members().length);
         int[] start = kept.start();
+        Map<Integer, Long> carried = kept.tags();
         for (int c = 0; c + 1 < start.length; c++) {
-            install(kept.members(), start[c], start[c + 1], kept.tags().getOrDefault(c, 0L));
+            install(kept.members(), start[c], start[c + 1], carried.isEmpty() ? 0L : carried.getOrDefault(c, 0L));
         }
     }
 

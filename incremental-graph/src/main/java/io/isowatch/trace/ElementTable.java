@@ -9,13 +9,13 @@ import java.util.Arrays;
  * its writer, its position in the version order, the read that revealed it there, and the head
  * of the readers waiting for its writer; plus a flag for intermediate appends.
  *
- * <p>A trace used to keep one map (or list) per column. Their keys are nearly the same
+ * <p>Why rows and not a map (or list) per column: the columns' keys are nearly the same
  * elements, so one row index per element and the columns side by side in one array take less:
- * in a contended 1M-transaction check, 760 bytes in 4 objects a key instead of 1,220 bytes in
- * about 15. Rows are indexed through {@code claimed}, which takes elements in claim order
- * exactly as the former element-to-writer map did, so {@link #forEachWriter} visits writers in
- * the same order as before (and with it the edges and findings that follow); its values carry
- * the intermediate flag in their lowest bit, which spares a set of flags per key. The few
+ * in a contended 1M-transaction check, 760 bytes in 4 objects a key against 1,220 bytes in
+ * about 15. Rows are indexed through {@code claimed}, which takes elements in claim order, so
+ * {@link #forEachWriter} visits writers in claim order: the order the edges and findings that
+ * follow depend on, which must not change with the layout. Its values carry the intermediate
+ * flag in their lowest bit, which spares a set of flags per key. The few
  * elements that need a row before their append is invoked (reads from the future) are indexed by
  * a second map, made when first needed; a later claim reuses their row.
  *
@@ -145,12 +145,20 @@ final class ElementTable {
             elementAt[v >>> 1] = e;
             kindAt[v >>> 1] = (v & 1) == 1 ? INTERMEDIATE_ROW : CLAIMED_ROW;
         });
-        claimed = new LongIntMap();
+        // Sized for every old row at once: growing by doubling while copying cost more than the copy.
+        claimed = new LongIntMap(claimed.size());
         unclaimed = null;
         cells = null;
         rows = 0;
+        if (oldRows > FIRST_ROWS) {
+            cells = new int[oldRows * COLUMNS];
+            Arrays.fill(cells, LongIntMap.MISSING);
+        }
         for (int row = 0; row < oldRows; row++) {
             copyRow(elementAt[row], kindAt[row], old, row * COLUMNS, cut, from, to);
+        }
+        if (cells != null && rows * COLUMNS * 4L < cells.length) {
+            cells = Arrays.copyOf(cells, Math.max(FIRST_ROWS, rows * 2) * COLUMNS); // most rows were dropped
         }
     }
 

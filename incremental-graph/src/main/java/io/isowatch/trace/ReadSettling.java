@@ -42,6 +42,18 @@ public final class ReadSettling {
     }
 
     /**
+     * Reads are judged at completion under the agent protocol by a checker that sees the history
+     * from a cut (rebuilt after a restore, or with a fresh string table), except reads of the keys
+     * in {@code touchedBefore}: a key touched before the cut may hold claims this checker never
+     * saw, so it waits for the end, as a dropped key does. A key first touched after the cut has
+     * every claim in what the checker is fed.
+     */
+    public void followFromCut(Roaring64Bitmap touchedBefore) {
+        live = true;
+        droppedKeys = touchedBefore.clone();
+    }
+
+    /**
      * The history as fed no longer keeps the protocol (an event was skipped, or a completion
      * came without its invocation): from now on reads wait for the end again. What was already
      * judged stays judged: it rested on a prefix that kept the protocol.

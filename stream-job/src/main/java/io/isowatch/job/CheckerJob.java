@@ -217,7 +217,7 @@ public final class CheckerJob {
                 .name(OperatorIds.SPLIT_DEAD_LETTERS_NAME)
                 .uid(OperatorIds.SPLIT_DEAD_LETTERS_UID);
 
-        // A history's graph is its serial point (DESIGN.md): one task sees all of one agent's
+        // A history's graph is its serial point (docs/design.md): one task sees all of one agent's
         // events, and keyed by history, not by process, only the agent's whole numbering shows
         // that nothing is missing before an event, which lets it in without waiting for the
         // watermark (decisions 0006, 0010).

@@ -136,7 +136,7 @@ public final class JobDeclarations {
 
     /**
      * Nearly all the job's RocksDB data is checked-batches, written once and read only on a
-     * restore: compressing it cost ~5% of the CPU at 50,000 txn/s (BENCHMARKS.md), hence none.
+     * restore: compressing it cost ~5% of the CPU at 50,000 txn/s (docs/benchmarks-archive.md), hence none.
      */
     public static final OptionDeclaration<String> ROCKSDB_COMPRESSION = OptionDeclaration
             .key("rocksdb-compression", ValueTypes.oneOf("none", "snappy", "lz4", "zstd")).defaultValue("none")

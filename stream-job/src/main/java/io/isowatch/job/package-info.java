@@ -1,5 +1,5 @@
 /**
- * The isowatch Flink job. {@link io.isowatch.job.CheckerJob} wires the data path of DESIGN.md:
+ * The isowatch Flink job. {@link io.isowatch.job.CheckerJob} wires the data path of docs/design.md:
  * the source decodes the agents' history records (a record that is no event becomes a dead
  * letter); one operator per history ({@code CheckTransactionsFunction}, keyed by agent; decision
  * 0010) drops re-sent copies, puts each history's events back in order, checks that each process

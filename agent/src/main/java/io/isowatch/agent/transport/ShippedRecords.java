@@ -25,7 +25,7 @@ import java.util.Objects;
  * catch up. Keyed by process (before 2026-11-26), a history was spread over every partition, and
  * while the job worked through a backlog its readers drifted apart by seconds: the events ahead
  * of the slowest partition waited in the job's buffer, 600,000 of them per task in a drain of 3M
- * transactions (BENCHMARKS.md). The job reads the agent and sequence from the value (or, for a
+ * transactions (docs/benchmarks-archive.md, issue 15). The job reads the agent and sequence from the value (or, for a
  * JSON value without them, the headers) and does not look at the key, so it takes records keyed
  * either way.
  */

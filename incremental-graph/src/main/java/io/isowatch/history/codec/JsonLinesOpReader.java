@@ -19,7 +19,7 @@ import java.util.Arrays;
  * carriage return that the general reader counts as a line break), the general reader takes
  * over for the rest of the input. Whatever the input, the ops and the errors, with their lines,
  * are those the general reader alone would give; reading is about 2.5 times as fast once warm
- * (BENCHMARKS.md, issue 15).
+ * (docs/benchmarks-archive.md, issue 15).
  *
  * <p>Memory is one buffer, as long as the longest line. Not thread-safe.
  */

@@ -4,11 +4,13 @@ import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.checker.CheckerOptions;
+import io.isowatch.checker.EvictionWarmup;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.IncrementalChecker;
 import io.isowatch.checker.Verdict;
 import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
+import io.isowatch.history.Op;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
 import io.isowatch.job.serde.JobTypes;
@@ -20,6 +22,7 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -28,6 +31,7 @@ import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -47,7 +51,7 @@ import java.util.function.BiConsumer;
  * finding leaves as a rendered {@link Alert}.
  *
  * <p><b>Why one task per history.</b> A cycle may run through any keys, so a history's graph is
- * one serial point (DESIGN.md); keeping the traces in the same task means an edge never travels
+ * one serial point (docs/design.md); keeping the traces in the same task means an edge never travels
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
  * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
  * and stamps them from one clock, which is the order the checker needs. Histories of different
@@ -109,12 +113,18 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String FORGOTTEN_BEFORE = "forgotten-before";
     /** The history's next sequence: where the contiguous rule resumes after a restore. */
     public static final String NEXT_SEQUENCE = "next-sequence";
+    /**
+     * At the last eviction, while the history kept the agent protocol with integer keys only: the
+     * keys fed so far, as a portable {@link Roaring64Bitmap}. A checker rebuilt from the kept
+     * batches resumes the protocol for every other key (decision 0016); absent, it waits for the end.
+     */
+    public static final String PROTOCOL_KEYS = "agent-protocol-keys-before-cut";
 
     /**
      * How often the checker forgets, per retention of event time. An eviction copies what the
      * checker keeps, so its pause grows with the retention and its cost per event with this
-     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "one checker per history
-     * that forgets").
+     * number; two keeps the heap within 1.5 retentions (BENCHMARKS.md, "Soak"; the
+     * comparison with other rates in docs/benchmarks-archive.md, issue 18).
      */
     static final int EVICTIONS_PER_RETENTION = 2;
 
@@ -150,6 +160,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient MapState<Long, List<HistoryEvent>> checked;
     private transient ValueState<Long> batchCount;
     private transient ValueState<Long> checkerFromBatch;
+    private transient ValueState<byte[]> protocolKeys;
     private transient ValueState<Long> forgottenBefore;
     private transient ValueState<Long> nextSequence;
 
@@ -203,10 +214,15 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         checkerFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_BATCH, Types.LONG));
         forgottenBefore = getRuntimeContext().getState(new ValueStateDescriptor<>(FORGOTTEN_BEFORE, Types.LONG));
         nextSequence = getRuntimeContext().getState(new ValueStateDescriptor<>(NEXT_SEQUENCE, Types.LONG));
+        protocolKeys = getRuntimeContext().getState(new ValueStateDescriptor<>(PROTOCOL_KEYS,
+                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         gate = new ProcessGate(dedupeRetentionMillis, getRuntimeContext());
         live = new HashMap<>();
         metrics = new CheckerMetrics(getRuntimeContext().getMetricGroup(), options);
         modelNames = ConsistencyModel.names(options.consistencyModels());
+        if (retentionMillis > 0) {
+            EvictionWarmup.startOnce(); // so the first eviction is not run interpreted
+        }
     }
 
     /** A history's checker, the table its events' strings are re-coded into, and its first batch. */
@@ -241,14 +257,24 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
 
         /**
+         * Follows the agent protocol from the cut this checker starts at, for the keys not in
+         * {@code keysBefore} (every key fed before the cut, and maybe more).
+         */
+        void resumeProtocol(Roaring64Bitmap keysBefore) {
+            checker.resumeAgentProtocol(keysBefore);
+        }
+
+        /**
          * The agent protocol as the events fed show it (decision 0016): declared by the history's
          * first event, fed first, and kept while each event fed follows the last without a gap. A
          * gap (an event dead-lettered, lost, or released past as due) gives it up for the rest
          * of the history. The same events replayed after a restore decide the same way; a checker
-         * rebuilt from a cut sees no declaration and waits for the end, as before.
+         * rebuilt from a cut sees no declaration, and follows the protocol only if it is resumed
+         * ({@link #resumeProtocol}).
          */
         void watchProtocol(HistoryEvent e) {
             if (lastFed == ReleaseOrder.NONE) {
+                // A resumed checker's first event follows the cut, checked when it was first fed.
                 if (e.declaresAgentProtocol() && !truncated) {
                     checker.followAgentProtocol();
                 }
@@ -292,6 +318,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         final ReleaseOrder order;
         /** The processes' highest sequences let go, mirrored from the gate's state. */
         final ProcessGate.Mirror progress = new ProcessGate.Mirror();
+        /** Keys fed while the checker follows the agent protocol: what a checker rebuilt from a cut must not judge. */
+        final ProtocolKeys protocolKeysFed = new ProtocolKeys();
 
         /** @param firstBatch the first batch the state holds, also the next one the checker is fed */
         Live(String history, long firstBatch) {
@@ -354,9 +382,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         void rebuild() throws Exception {
             rebuilding = true;
             boolean joinedMidway = current.truncated && current.firstBatch == 0;
+            boolean resume = current.checker.judgesReadsAtCompletion() && protocolKeysFed.resumable();
             current = new HistoryChecker(firstBatch(), this::found);
             if (joinedMidway && !current.truncated) {
                 current.truncate();
+            }
+            if (resume && current.truncated) {
+                current.resumeProtocol(protocolKeysFed.keys());
             }
             for (long[] b : batches) {
                 for (HistoryEvent e : checked.get(b[0])) {
@@ -419,7 +451,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             boolean judged = current.checker.judgesReadsAtCompletion();
             current.watchProtocol(e);
             try {
-                current.checker.accept(e.opIn(current.atoms));
+                Op op = e.opIn(current.atoms);
+                if (current.checker.judgesReadsAtCompletion()) {
+                    protocolKeysFed.fed(op);
+                }
+                current.checker.accept(op);
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
@@ -524,6 +560,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         metrics.evicted(history.forget(before));
         forgottenBefore.update(before);
         checkerFromBatch.update(history.firstBatch());
+        if (history.current.checker.judgesReadsAtCompletion() && history.protocolKeysFed.resumable()) {
+            protocolKeys.update(history.protocolKeysFed.toBytes());
+        } else {
+            protocolKeys.clear();
+        }
         if (history.stringsOutgrown()) {
             history.rebuild();
             metrics.rebuilt();
@@ -543,6 +584,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         long next = batchCount.value() == null ? 0 : batchCount.value();
         long from = checkerFromBatch.value() == null ? 0 : checkerFromBatch.value();
         h = new Live(key, from);
+        byte[] keysBefore = protocolKeys.value();
+        if (keysBefore != null && h.current.truncated) {
+            h.protocolKeysFed.restore(keysBefore);
+            h.current.resumeProtocol(h.protocolKeysFed.keys());
+        }
         for (long i = from; i < next; i++) {
             h.feed(checked.get(i), i, null);
         }

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * <p><b>Why not a {@code TreeMap}.</b> An agent numbers its events densely and ships them in order
  * from one partition, so the events waiting at any moment are a nearly gap-free run of sequences,
  * added at the tail and taken from the head. A tree paid a boxed key, an entry and a rebalancing
- * per event: 7% of a drain's CPU samples (BENCHMARKS.md). Here the run lives in a ring of slots
+ * per event: 7% of a drain's CPU samples (docs/benchmarks-archive.md). Here the run lives in a ring of slots
  * indexed by sequence modulo its power-of-two capacity, which doubles while the run spans more
  * than it holds, up to {@value #MAX_SLOTS} slots; adding, finding and taking the head cost a slot
  * access. A sequence that would stretch the ring beyond that (a numbering that jumped: an agent

@@ -253,6 +253,118 @@ class CheckTransactionsFunctionTest {
     }
 
     /**
+     * Decision 0016 across a restore: a checker rebuilt from the kept batches resumes the protocol
+     * for the keys first touched after its cut, so their garbage reads are alerted live as in the
+     * uninterrupted run; keys touched before the cut wait (their earlier claims are forgotten), so
+     * the restored run alerts nothing the uninterrupted one did not.
+     */
+    @Test
+    void aDeclaredHistory_restoredFromACut_goesOnAlertingGarbageReadsLive() throws Exception {
+        List<HistoryEvent> events = new ArrayList<>();
+        Map<Long, Long> firstTouch = new java.util.HashMap<>();
+        Map<String, Long> garbageKeyByTxnIndex = new java.util.HashMap<>();
+        for (HistoryEvent e : history(0.0, 3_000)) {
+            Op op = e.op();
+            for (MicroOp m : op.value()) {
+                firstTouch.putIfAbsent(m.key(), op.index());
+            }
+            if (op.type() == OpType.OK && op.index() % 97 == 0 && op.value().get(0) instanceof MicroOp.Read r && r.known()) {
+                List<MicroOp> mops = new ArrayList<>(op.value());
+                long[] values = java.util.Arrays.copyOf(r.values(), r.values().length + 1);
+                values[values.length - 1] = 1_000_000 + op.index(); // nobody appends it
+                mops.set(0, new MicroOp.Read(r.key(), values));
+                op = new Op(op.index(), op.time(), op.type(), op.process(), mops);
+                garbageKeyByTxnIndex.put(String.valueOf(op.index()), r.key());
+            }
+            HistoryEvent event = new HistoryEvent(e.source(), e.sequence(), op);
+            events.add(e.sequence() == 0 ? event.declaringAgentProtocol() : event);
+        }
+        Set<String> uninterrupted = new HashSet<>();
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            for (int i = 0; i < events.size(); i++) {
+                send(h, events, i);
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            h.extractOutputValues().forEach(a -> uninterrupted.add(a.id()));
+        }
+        int stop = 3 * 200 + 130; // evictions done, the last 10 events after one
+        OperatorSubtaskState snapshot;
+        Set<String> resumed = new HashSet<>();
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            for (int i = 0; i < stop; i++) {
+                send(h, events, i);
+            }
+            snapshot = h.snapshot(1, 1);
+            h.extractOutputValues().forEach(a -> resumed.add(a.id()));
+        }
+        List<Alert> liveAfterRestore;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(snapshot)) {
+            for (int i = stop; i < events.size(); i++) {
+                send(h, events, i);
+            }
+            liveAfterRestore = new ArrayList<>(h.extractOutputValues());
+            h.processWatermark(Long.MAX_VALUE);
+            h.extractOutputValues().forEach(a -> resumed.add(a.id()));
+        }
+        Set<String> extra = new HashSet<>(resumed);
+        extra.removeAll(uninterrupted);
+        assertEquals(Set.of(), extra, "the restored run alerts nothing the uninterrupted one did not");
+        long expected = garbageKeyByTxnIndex.values().stream().filter(key -> firstTouch.get(key) > stop).count();
+        long live = liveAfterRestore.stream().filter(a -> a.type().equals("garbage-read")).count();
+        assertTrue(expected > 5, "garbage reads of keys first touched after the restore: " + expected);
+        assertEquals(expected, live, "each one alerted live after the restore");
+    }
+
+    /**
+     * The restored checker must not judge a key touched before its cut: element 1 of key 100 was
+     * appended at the history's start, forgotten by evictions, and first read after the restore.
+     * Judging it would alert a garbage read the history disproves. Key 200's element 9, which
+     * nobody appends, is alerted live.
+     */
+    @Test
+    void aRestoredChecker_waitsOnKeysTouchedBeforeItsCut() throws Exception {
+        List<HistoryEvent> events = new ArrayList<>();
+        long seq = 0;
+        events.add(Events.event("agent", seq, OpType.INVOKE, 1, seq + 1, new MicroOp.Append(100, 1)).declaringAgentProtocol());
+        seq++;
+        events.add(Events.event("agent", seq, OpType.OK, 1, seq + 1, new MicroOp.Append(100, 1)));
+        seq++;
+        for (long key = 1_000; seq < 600; key++) { // other keys, a txn each, long past the retention
+            events.add(Events.event("agent", seq, OpType.INVOKE, 2, seq + 1, new MicroOp.Append(key, 1)));
+            seq++;
+            events.add(Events.event("agent", seq, OpType.OK, 2, seq + 1, new MicroOp.Append(key, 1)));
+            seq++;
+        }
+        int stop = events.size();
+        events.add(Events.event("agent", seq, OpType.INVOKE, 3, seq + 1, new MicroOp.Read(100, null)));
+        seq++;
+        events.add(Events.event("agent", seq, OpType.OK, 3, seq + 1, new MicroOp.Read(100, new long[] {1})));
+        seq++;
+        events.add(Events.event("agent", seq, OpType.INVOKE, 3, seq + 1, new MicroOp.Read(200, null)));
+        seq++;
+        events.add(Events.event("agent", seq, OpType.OK, 3, seq + 1, new MicroOp.Read(200, new long[] {9})));
+        OperatorSubtaskState snapshot;
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness()) {
+            for (int i = 0; i < stop; i++) {
+                send(h, events, i);
+            }
+            snapshot = h.snapshot(1, 1);
+            assertEquals(List.of(), h.extractOutputValues());
+        }
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(snapshot)) {
+            for (int i = stop; i < events.size(); i++) {
+                h.processElement(new StreamRecord<>(events.get(i), EventTime.of(events.get(i))));
+            }
+            h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+            List<String> live = h.extractOutputValues().stream().map(a -> a.type() + " " + a.id()).toList();
+            assertEquals(1, live.size(), live.toString());
+            assertTrue(live.get(0).startsWith("garbage-read"), live.toString());
+            h.processWatermark(Long.MAX_VALUE);
+            assertEquals(1, h.extractOutputValues().size(), "key 100's read is never called garbage");
+        }
+    }
+
+    /**
      * Decision 0016: a history whose first event declares the agent protocol has its garbage reads
      * alerted as the reads complete, before any watermark; without the declaration, or once a
      * gap breaks the protocol, they wait for the end. Event 1 reads element 7 of key 2, which

@@ -163,10 +163,10 @@ public enum Dialect {
      * client driver on the classpath). An upsert is an {@code UPDATE} and, when it matched no row,
      * an {@code INSERT}, in the same transaction; two clients inserting the same new key meet a
      * unique violation (23505) or a deadlock, and the loser's transaction fails. Not Derby's
-     * {@code MERGE}: a first version used it, and under 16 contended clients it failed with
-     * errors the statement should not raise (21000 cardinality violations, 40XD0 "Container has
-     * been closed", a NullPointerException that closed the session); not investigated further,
-     * so not reported as a finding. Derby has no {@code CREATE TABLE IF NOT
+     * {@code MERGE}: under 16 contended clients it fails with errors the statement should not
+     * raise (21000 cardinality violations, 40XD0 "Container has been closed", a
+     * NullPointerException that closes the session); not investigated further, so not reported
+     * as a finding. Derby has no {@code CREATE TABLE IF NOT
      * EXISTS}; "already exists" (X0Y32) is ignored instead. Deadlocks (40001) and lock wait
      * timeouts (40XL1, 40XL2) roll the whole transaction back.
      */
