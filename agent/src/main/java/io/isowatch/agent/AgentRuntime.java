@@ -136,7 +136,8 @@ public final class AgentRuntime implements AutoCloseable {
             }
             KafkaShipper shipper = options.bootstrapServers() == null ? null
                     : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(),
-                            ShipperOptions.defaults().toBuilder().recordFormat(options.recordFormat()).build(), metrics, notices);
+                            ShipperOptions.defaults().toBuilder().recordFormat(options.recordFormat())
+                                    .build(), metrics, notices);
             return new AgentRuntime(id, recorder, spool, shipper, server, earlier, firstProcess);
         } catch (RuntimeException e) {
             Exception failedClose = closeAll(opened);

@@ -72,7 +72,8 @@ class AgentRuntimeTest {
         assertFalse(keys(after).stream().anyMatch(firstKeys::contains), "a fresh store's keys are new to the history");
 
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
+                CheckerOptions.defaults().toBuilder()
+                        .consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
         whole.forEach(checker::accept);
         assertEquals(Validity.TRUE, checker.finish().valid(), "the two runs make one valid history");
     }
@@ -124,7 +125,8 @@ class AgentRuntimeTest {
                 "the new run's processes are past every process of the spool");
 
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
+                CheckerOptions.defaults().toBuilder()
+                        .consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
         file.forEach(checker::accept);
         Verdict verdict = checker.finish();
         assertEquals(Validity.TRUE, verdict.valid());
@@ -141,7 +143,8 @@ class AgentRuntimeTest {
         long txns;
         try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, history, null, TOPIC, -1))) {
             // 50 transactions, plus the closing reads of the keys they wrote.
-            txns = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(50).build(), EmbeddedStoreClient.factory(store()))).txns();
+            txns = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(50)
+                    .build(), EmbeddedStoreClient.factory(store()))).txns();
             maxProcess = agent.recorder().maxProcess();
         }
         assertTrue(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "a clean stop leaves its mark");
@@ -204,7 +207,8 @@ class AgentRuntimeTest {
             assertFalse(agent.agentId().isEmpty());
             assertEquals(null, agent.backlog());
             assertTrue(agent.metricsPort() > 0, "port 0 serves metrics on a free port");
-            WorkloadResult r = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(10).build(), EmbeddedStoreClient.factory(store())));
+            WorkloadResult r = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(10)
+                    .build(), EmbeddedStoreClient.factory(store())));
             assertEquals(10, r.txns() - r.closingReads(), "the limit counts ordinary transactions");
         }
     }

@@ -58,7 +58,8 @@ public class CheckerBenchmark {
     @OperationsPerInvocation(TXNS)
     public Verdict check() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(java.util.Set.of(ConsistencyModel.of(model))).build(), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(java.util.Set.of(ConsistencyModel.of(model)))
+                        .build(), new AtomTable());
         for (Op op : history) {
             checker.accept(op);
         }

@@ -57,7 +57,8 @@ public final class EvictionCost {
     }
 
     private static void run(List<Op> ops, Workload workload, long window, boolean forget) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().workload(workload).build(),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().workload(workload)
+                .build(),
                 new AtomTable());
         List<Double> pauses = new ArrayList<>();
         long next = ops.get(0).time() + window / 4;

@@ -180,7 +180,8 @@ class JobKillIT {
     private static Set<String> offlineFindings(List<Op> ops, AtomTable atoms) {
         List<Finding> found = new ArrayList<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(), atoms, found::add);
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), atoms, found::add);
         ops.forEach(checker::accept);
         Set<String> ids = new HashSet<>();
         found.forEach(f -> ids.add(FindingId.of(f, atoms, AGENT)));

@@ -69,7 +69,8 @@ public final class Durations {
         return switch (bareUnit) {
             case MILLIS -> "milliseconds";
             case SECONDS -> "seconds";
-            default -> throw new IllegalArgumentException("a bare duration is seconds or milliseconds, not " + bareUnit);
+            default -> throw new IllegalArgumentException(
+                    "a bare duration is seconds or milliseconds, not " + bareUnit);
         };
     }
 

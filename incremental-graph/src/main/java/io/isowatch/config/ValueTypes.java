@@ -48,7 +48,8 @@ public final class ValueTypes {
             @Override
             public String check(String where, String value) {
                 if (!allowed.contains(value)) {
-                    throw new IllegalArgumentException(where + ": expected one of " + allowed + ", got \"" + value + "\"");
+                    throw new IllegalArgumentException(
+                            where + ": expected one of " + allowed + ", got \"" + value + "\"");
                 }
                 return value;
             }
@@ -187,7 +188,8 @@ public final class ValueTypes {
 
             @Override
             public String describe() {
-                return max == Double.MAX_VALUE ? "number ≥ " + format(min) : "number " + format(min) + "–" + format(max);
+                return max == Double.MAX_VALUE ? "number ≥ " + format(min)
+                        : "number " + format(min) + "–" + format(max);
             }
         };
     }

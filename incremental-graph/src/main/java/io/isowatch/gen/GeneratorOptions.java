@@ -69,7 +69,8 @@ public record GeneratorOptions(long txnCount, int concurrency, TxnShape shape, d
      * without closing reads.
      */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(DEFAULT_TXN_COUNT, DEFAULT_CONCURRENCY, TxnShape.ELLE, 0, 0, DEFAULT_SEED, 0, false);
+        return new GeneratorOptions(DEFAULT_TXN_COUNT, DEFAULT_CONCURRENCY, TxnShape.ELLE, 0, 0, DEFAULT_SEED, 0,
+                false);
     }
 
     /** A builder holding these options, to change some of them. */

@@ -20,7 +20,8 @@ public record TxnShape(int keyCount, int minTxnLength, int maxTxnLength, int max
     /** Elle's defaults: 10 exponentially distributed keys, 1 to 4 micro-ops, 32 writes per key, reads half the time. */
     public static final TxnShape ELLE = new TxnShape(TxnShapeDeclarations.KEYS.defaultValue(),
             TxnShapeDeclarations.MIN_TXN_LENGTH.defaultValue(), TxnShapeDeclarations.MAX_TXN_LENGTH.defaultValue(),
-            TxnShapeDeclarations.MAX_WRITES_PER_KEY.defaultValue(), TxnShapeDeclarations.READ_PROBABILITY.defaultValue(),
+            TxnShapeDeclarations.MAX_WRITES_PER_KEY.defaultValue(),
+                    TxnShapeDeclarations.READ_PROBABILITY.defaultValue(),
             KeyDistribution.fromElleName(TxnShapeDeclarations.KEY_DISTRIBUTION.defaultValue()));
 
     public TxnShape {

@@ -181,7 +181,8 @@ final class CheckerHistories {
     record Loaded(List<Op> ops, AtomTable atoms, Set<String> models, Set<String> anomalies,
                   RegisterOptions registers) {
         CheckerOptions options() {
-            CheckerOptions o = CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models)).anomalies(anomalies).build();
+            CheckerOptions o = CheckerOptions.defaults().toBuilder()
+                    .consistencyModels(ConsistencyModel.ofNames(models)).anomalies(anomalies).build();
             return registers == null ? o : o.toBuilder().registers(registers).build();
         }
 

@@ -60,7 +60,8 @@ class CheckerProperties {
         }
 
         CheckerOptions options() {
-            return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models)).anomalies(anomalies).build();
+            return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models))
+                    .anomalies(anomalies).build();
         }
     }
 

@@ -228,7 +228,8 @@ class ElleListAppendSuiteTest {
     }
 
     private static CheckerOptions models(String... names) {
-        return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(List.of(names))).build();
+        return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(List.of(names)))
+                .build();
     }
 
     /** {@code {:consistency-models nil, :anomalies [...]}}. */

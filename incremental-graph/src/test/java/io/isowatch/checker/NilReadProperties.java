@@ -205,7 +205,8 @@ class NilReadProperties {
         List<Op> empty = writtenEmpty(c);
         List<Op> nil = emptyOkReadsWrittenNil(empty);
         Verdict inOrder = check(empty, c.options()).verdict();
-        Verdict reversed = check(reversedInBlocks(nil, window), c.options().toBuilder().reorderWindow(window).build()).verdict();
+        Verdict reversed = check(reversedInBlocks(nil, window), c.options().toBuilder().reorderWindow(window)
+                .build()).verdict();
         assertSameVerdict(inOrder, reversed, "window " + window + ", " + c + "\n" + CheckerHistories.jsonLines(empty));
         Statistics.label("workload").collect(c.listAppend() ? "list-append" : "rw-register");
         Statistics.label("reversed wholly").collect(window >= nil.size());
@@ -282,7 +283,8 @@ class NilReadProperties {
                 .build();
         List<Op> known = new ArrayList<>(history);
         known.set(3, crashed(history.get(3)));
-        CheckerOptions strict = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
+        CheckerOptions strict = CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
         Verdict withRead = check(known, strict).verdict();
         Verdict withoutRead = check(infoReadsWrittenNil(known), strict).verdict();
         assertEquals(Set.of("G0"), CheckerHistories.typeNames(withRead));

@@ -59,7 +59,8 @@ class RegisterEvictionProperties {
         Arbitrary<Double> stale = Arbitraries.frequencyOf(
                 Tuple.of(1, Arbitraries.just(0.0)),
                 Tuple.of(2, Arbitraries.doubles().between(0.1, 0.6).ofScale(2)));
-        return Combinators.combine(GeneratorArbitraries.smallHistories(60), stale).as((o, rate) -> o.toBuilder().staleReadRate(rate).build());
+        return Combinators.combine(GeneratorArbitraries.smallHistories(60), stale).as((o, rate) -> o.toBuilder()
+                .staleReadRate(rate).build());
     }
 
     /** One to four evictions; one in five forgets every transaction invoked so far. */

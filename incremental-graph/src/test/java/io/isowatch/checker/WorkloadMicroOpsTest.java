@@ -37,7 +37,8 @@ class WorkloadMicroOpsTest {
     @Test
     void listAppend_refusesARegisterWrite_andChecksTheProcessOn() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), new AtomTable());
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
                 () -> checker.accept(op(0, OpType.INVOKE, 0, new MicroOp.Append(1, 1), new MicroOp.Write(2, 7))));
         assertTrue(e.getMessage().contains("index 0: micro-op 2 is [:w 2 7], a register write; a list-append history"

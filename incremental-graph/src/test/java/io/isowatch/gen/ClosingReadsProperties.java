@@ -43,7 +43,8 @@ class ClosingReadsProperties {
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).closingReads(true).build());
+        return GeneratorArbitraries.smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).closingReads(true)
+                .build());
     }
 
     @Provide

@@ -131,7 +131,8 @@ class ClosingReadsTest {
         assertArrayEqualsOne(((MicroOp.Read) events.get(3).value().get(0)).values());
         assertFalse(generator.hasNext());
         assertThrows(NoSuchElementException.class, generator::next);
-        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(0).closingReads(true).build())
+        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(0)
+                .closingReads(true).build())
                 .isEmpty());
     }
 

@@ -21,18 +21,21 @@ class ListAppendGeneratorTest {
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratedHistory.assertSameSeedSameHistory(ListAppendGenerator::generate, FAULTY.toBuilder().txnCount(2_000).build());
+        GeneratedHistory.assertSameSeedSameHistory(ListAppendGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratedHistory.assertOtherSeedOtherHistory(ListAppendGenerator::generate, FAULTY.toBuilder().txnCount(2_000).build());
+        GeneratedHistory.assertOtherSeedOtherHistory(ListAppendGenerator::generate, FAULTY.toBuilder()
+                .txnCount(2_000).build());
     }
 
     @Test
     void history_isWellFormed_denseIndicesIncreasingTimesOneTxnPerProcess() {
         GeneratedHistory.of(FAULTY).assertWellFormed();
-        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(7).build()).assertWellFormed();
+        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(7).build())
+                .assertWellFormed();
     }
 
     @Test
@@ -98,7 +101,8 @@ class ListAppendGeneratorTest {
         assertEquals(appends.size() - 1L, appends.keySet().stream().mapToLong(Long::longValue).max().orElseThrow()
                 - appends.keySet().stream().mapToLong(Long::longValue).min().orElseThrow(),
                 "fresh keys are consecutive integers");
-        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(11).build()).assertKeysRetire();
+        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(11).build())
+                .assertKeysRetire();
     }
 
     @Test
@@ -151,7 +155,8 @@ class ListAppendGeneratorTest {
 
     @Test
     void next_afterLastEvent_throws() {
-        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1).build());
+        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1)
+                .build());
         generator.next();
         generator.next();
         assertFalse(generator.hasNext());
@@ -161,14 +166,16 @@ class ListAppendGeneratorTest {
     @Test
     void generate_tooManyTxnsForAList_pointsToTheIterator() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L).build()));
+                () -> ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L)
+                        .build()));
         assertTrue(e.getMessage().contains("2000000000") && e.getMessage().contains("ListAppendGenerator"),
                 e.getMessage());
     }
 
     @Test
     void singleProcess_runsTransactionsOneAfterAnother() {
-        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().concurrency(1).seed(4).build());
+        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().concurrency(1)
+                .seed(4).build());
         for (int i = 0; i < history.size(); i++) {
             assertEquals(i % 2 == 0, history.get(i).type() == OpType.INVOKE, "alternates at " + i);
         }

@@ -33,12 +33,14 @@ class RegisterGeneratorTest {
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratedHistory.assertSameSeedSameHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000).build());
+        GeneratedHistory.assertSameSeedSameHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratedHistory.assertOtherSeedOtherHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000).build());
+        GeneratedHistory.assertOtherSeedOtherHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
@@ -192,7 +194,8 @@ class RegisterGeneratorTest {
 
     @Test
     void next_afterLastEvent_throws() {
-        RegisterGenerator generator = new RegisterGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1).build());
+        RegisterGenerator generator = new RegisterGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1)
+                .build());
         generator.next();
         generator.next();
         assertFalse(generator.hasNext());
@@ -202,7 +205,8 @@ class RegisterGeneratorTest {
     @Test
     void generate_tooManyTxnsForAList_pointsToTheIterator() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L).build()));
+                () -> RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L)
+                        .build()));
         assertTrue(e.getMessage().contains("2000000000") && e.getMessage().contains("RegisterGenerator"),
                 e.getMessage());
     }

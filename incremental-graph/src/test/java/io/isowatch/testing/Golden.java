@@ -59,7 +59,8 @@ public final class Golden {
             if ("rw-register".equals(expected.get("workload"))) {
                 Map<String, Object> r = (Map<String, Object>) expected.getOrDefault("register-options", Map.of());
                 options = options.toBuilder().registers(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
-                        Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys")))).build();
+                        Boolean.TRUE.equals(r.get("sequential-keys")),
+                                Boolean.TRUE.equals(r.get("linearizable-keys")))).build();
             }
             return options;
         }

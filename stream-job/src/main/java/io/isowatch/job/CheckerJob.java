@@ -193,7 +193,8 @@ public final class CheckerJob {
                 .build());
         if (!options.alertsWebhook().isEmpty()) {
             URI url = URI.create(options.alertsWebhook());
-            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).toBuilder().console(console).build().open()));
+            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).toBuilder().console(console).build()
+                    .open()));
         }
         Sink<DeadLetter> deadLetters = KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(options.bootstrapServers())

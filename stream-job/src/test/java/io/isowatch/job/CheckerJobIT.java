@@ -82,7 +82,8 @@ class CheckerJobIT {
 
     @Test
     void generatedHistories_reorderedWithinTheBound_matchOfflineVerdicts() throws Exception {
-        CheckerOptions options = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build();
+        CheckerOptions options = CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build();
         List<History> histories = new ArrayList<>();
         for (long seed = 1; seed <= 4; seed++) {
             // Stale reads make real anomalies; 1 ms between events lets the watermark release
@@ -113,12 +114,14 @@ class CheckerJobIT {
         assertChangesVerdict(budget, listAppend, "cycle-search-timeout");
         runAndCompare(budget, listAppend, new Random(11), 40, "100ms");
 
-        CheckerOptions anomaliesOnly = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of()).anomalies(Set.of("G1c")).build();
+        CheckerOptions anomaliesOnly = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of())
+                .anomalies(Set.of("G1c")).build();
         assertChangesVerdict(anomaliesOnly, listAppend, null);
         runAndCompare(anomaliesOnly, listAppend, new Random(12), 40, "100ms");
 
         List<History> registers = generated("rw-register", io.isowatch.gen.RegisterGenerator::generate);
-        CheckerOptions allSources = CheckerOptions.defaults().toBuilder().workload(io.isowatch.checker.Workload.RW_REGISTER)
+        CheckerOptions allSources = CheckerOptions.defaults().toBuilder()
+                .workload(io.isowatch.checker.Workload.RW_REGISTER)
                 .registers(new io.isowatch.checker.RegisterOptions(true, true, true)).build();
         assertChangesVerdict(allSources, registers, null);
         runAndCompare(allSources, registers, new Random(13), 40, "100ms");
@@ -128,7 +131,8 @@ class CheckerJobIT {
     private static List<History> generated(String name, java.util.function.Function<GeneratorOptions, List<Op>> generator) {
         List<History> histories = new ArrayList<>();
         for (long seed = 21; seed <= 22; seed++) {
-            GeneratorOptions gen = GeneratorOptions.defaults().toBuilder().txnCount(600).seed(seed).staleReadRate(0.05).build();
+            GeneratorOptions gen = GeneratorOptions.defaults().toBuilder().txnCount(600).seed(seed)
+                    .staleReadRate(0.05).build();
             List<Op> ops = new ArrayList<>();
             for (Op op : generator.apply(gen)) {
                 ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));

@@ -139,7 +139,8 @@ class CheckerJobRestoreIT {
         Set<String> ids = new HashSet<>();
         List<Finding> found = new ArrayList<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(), atoms, found::add);
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), atoms, found::add);
         for (Op op : ops) {
             checker.accept(op);
         }

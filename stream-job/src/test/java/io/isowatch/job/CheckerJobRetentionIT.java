@@ -81,7 +81,8 @@ class CheckerJobRetentionIT {
     void faultyHistory_forgottenManyTimes_rulesOutNoMoreThanTheWholeHistory() throws Exception {
         List<Op> ops = history(0.02);
         Result r = run(ops, "serializable");
-        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(),
+        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(),
                 new AtomTable());
         ops.forEach(whole::accept);
         Verdict offline = whole.finish();

@@ -269,7 +269,8 @@ class EmbeddedStoreTest {
 
     @Test
     void serializable_readOnlyTransaction_mayReadAnOlderSnapshot_updatesDoNot() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).toBuilder().readOnlyLag(5).build());
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).toBuilder()
+                .readOnlyLag(5).build());
         boolean sawOld = false;
         for (int i = 1; i <= 50; i++) {
             commitAppend(store, X, i);
@@ -287,7 +288,8 @@ class EmbeddedStoreTest {
 
     @Test
     void snapshotTooOld_abortsTheReader() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder().versionsKept(2).build());
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .versionsKept(2).build());
         StoreTransaction old = store.begin();
         for (int i = 1; i <= 3; i++) {
             commitAppend(store, X, i);
@@ -299,7 +301,8 @@ class EmbeddedStoreTest {
 
     @Test
     void injectedAbort_installsNothing() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder().faults(1, 0, 0).build());
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(1, 0, 0).build());
         StoreTransaction t = store.begin();
         t.append(X, 1);
         TransactionAbortedException e = assertThrows(TransactionAbortedException.class, t::commit);
@@ -310,7 +313,8 @@ class EmbeddedStoreTest {
 
     @Test
     void lostAcknowledgement_commitsButThrows() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder().faults(0, 1, 0).build());
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(0, 1, 0).build());
         StoreTransaction t = store.begin();
         t.append(X, 1);
         assertThrows(AcknowledgementLostException.class, t::commit);

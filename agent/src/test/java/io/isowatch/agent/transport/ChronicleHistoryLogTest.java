@@ -157,7 +157,8 @@ class ChronicleHistoryLogTest {
     @Test
     void retention_deletesFullyShippedRollFiles_keepingTheConfiguredNumber() throws IOException {
         SetTimeProvider time = new SetTimeProvider(1_700_000_000_000L * 1_000_000L);
-        SpoolOptions options = syncEveryAck().toBuilder().rollCycle(RollCycles.FAST_HOURLY).keepShippedRollFiles(1).build();
+        SpoolOptions options = syncEveryAck().toBuilder().rollCycle(RollCycles.FAST_HOURLY).keepShippedRollFiles(1)
+                .build();
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, options, new AtomTable(), null, time)) {
             List<Long> lastOfCycle = new ArrayList<>();
             long seq = 0;

@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WorkloadRunnerTest {
 
     private static EmbeddedStore store(double failRate, double lostAckRate) {
-        return new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder().faults(failRate, lostAckRate, 0).build());
+        return new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(failRate, lostAckRate, 0).build());
     }
 
     @Test
@@ -140,7 +141,8 @@ class WorkloadRunnerTest {
 
     private static Verdict check(List<Op> history, Workload workload) {
         CheckerOptions options = workload == Workload.RW_REGISTER
-                ? CheckerOptions.defaults().toBuilder().registers(RegisterOptions.NONE).build() : CheckerOptions.defaults();
+                ? CheckerOptions.defaults().toBuilder().registers(RegisterOptions.NONE)
+                        .build() : CheckerOptions.defaults();
         IncrementalChecker checker = new IncrementalChecker(options, new AtomTable());
         history.forEach(checker::accept);
         return checker.finish();
@@ -216,7 +218,8 @@ class WorkloadRunnerTest {
                 new HistoryRecorder("a", new InMemoryEventLog())).run();
         // What this machine manages unlimited, now: a busy machine may not reach 2,000 in a second,
         // and that is no fault of the limiter.
-        WorkloadResult unlimited = new WorkloadRunner(options.toBuilder().rate(0).build(), EmbeddedStoreClient.factory(store(0, 0)),
+        WorkloadResult unlimited = new WorkloadRunner(options.toBuilder().rate(0)
+                .build(), EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", new InMemoryEventLog())).run();
         long floor = Math.min(1_500, unlimited.txns() * 3 / 4);
         assertTrue(r.txns() > floor && r.txns() < 2_300, "about 2,000 transactions (at least " + floor
@@ -277,7 +280,8 @@ class WorkloadRunnerTest {
             public void close() {
             }
         };
-        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4).duration(Duration.ofSeconds(30)).build();
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4)
+                .duration(Duration.ofSeconds(30)).build();
         WorkloadRunner runner = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", broken));
         IllegalStateException e = assertThrows(IllegalStateException.class, runner::run);

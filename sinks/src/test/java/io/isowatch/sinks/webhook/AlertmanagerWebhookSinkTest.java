@@ -133,7 +133,8 @@ class AlertmanagerWebhookSinkTest {
     void accept_withConsole_annotatesTheFindingsPageAndLinksItAsGenerator() throws IOException {
         URI url = serve(n -> 200, Duration.ZERO);
         Alert alert = Alerts.gSingleAlert();
-        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().console(new ConsoleLink("https://console.example/")).build().open()) {
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder()
+                .console(new ConsoleLink("https://console.example/")).build().open()) {
             sink.accept(alert);
         }
         Map<?, ?> posted = (Map<?, ?>) ((List<?>) Json.parse(received.get(0).body())).get(0);
@@ -184,7 +185,8 @@ class AlertmanagerWebhookSinkTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        try (AlertmanagerWebhookSink sink = fast(URI.create("http://127.0.0.1:" + port)).toBuilder().maxAttempts(2).build().open()) {
+        try (AlertmanagerWebhookSink sink = fast(URI.create("http://127.0.0.1:" + port)).toBuilder().maxAttempts(2)
+                .build().open()) {
             sink.accept(Alerts.gSingleAlert());
             assertEquals(0, sink.delivered());
             assertEquals(1, sink.failed());
@@ -196,7 +198,8 @@ class AlertmanagerWebhookSinkTest {
     void accept_slowServer_isCutOffByTheRequestTimeout() throws IOException {
         URI url = serve(n -> 200, Duration.ofSeconds(5));
         long start = System.nanoTime();
-        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().requestTimeout(Duration.ofMillis(300)).maxAttempts(1).build()
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().requestTimeout(Duration.ofMillis(300))
+                .maxAttempts(1).build()
                 .open()) {
             sink.accept(Alerts.gSingleAlert());
             assertEquals(1, sink.failed());
@@ -222,7 +225,8 @@ class AlertmanagerWebhookSinkTest {
                 () -> AlertmanagerSinkOptions.of(url).toBuilder().extraLabels(Map.of("anomaly", "x")).build());
         assertThrows(IllegalArgumentException.class,
                 () -> AlertmanagerSinkOptions.of(url).toBuilder().extraLabels(Map.of("bad-name", "x")).build());
-        assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(url).toBuilder().maxAttempts(0).build());
+        assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(url).toBuilder().maxAttempts(0)
+                .build());
         assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(URI.create("ftp://am")));
     }
 }

@@ -58,7 +58,8 @@ class CheckTransactionsFunctionTest {
     /** Events are 1 ms apart, so a retention of 200 ms is 200 events. */
     private static final Duration RETENTION = Duration.ofMillis(200);
     private static final int WATERMARK_EVERY = 50;
-    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
+    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().toBuilder()
+            .consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
 
     @Test
     void longCorrectHistory_checkerForgets_stateStaysBounded_andSilent() throws Exception {

@@ -57,7 +57,8 @@ final class JdbcHistories {
 
         Verdict check(String model) {
             long start = System.nanoTime();
-            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of(model)))
+            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                    .consistencyModels(Set.of(ConsistencyModel.of(model)))
                     .workload(factory.target().workload()).build(), new AtomTable());
             ops.forEach(checker::accept);
             Verdict v = checker.finish();
@@ -136,7 +137,8 @@ final class JdbcHistories {
         HistoryRecorder recorder = new HistoryRecorder("jdbc-it", log);
         WorkloadResult result;
         try {
-            WorkloadRunner runner = new WorkloadRunner(options.toBuilder().workload(target.workload()).build(), factory, recorder);
+            WorkloadRunner runner = new WorkloadRunner(options.toBuilder().workload(target.workload())
+                    .build(), factory, recorder);
             watch.watch(runner);
             result = runner.run();
         } catch (InterruptedException e) {

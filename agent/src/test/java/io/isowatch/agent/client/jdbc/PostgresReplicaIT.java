@@ -195,7 +195,8 @@ class PostgresReplicaIT {
         // Not strict-serializable: the stale reads of expectation A are here too, and checking
         // realtime order on this history took up to 70 s on a loaded 2-core machine.
         judge("replica-read-only-anomaly", "replica_b", JdbcHistories.contended(102).toBuilder().readProbability(0.7)
-                .txnLength(2, 4).build(), JdbcHistories.LADDER.subList(0, JdbcHistories.LADDER.indexOf("serializable") + 1));
+                .txnLength(2, 4).build(), JdbcHistories.LADDER.subList(0,
+                        JdbcHistories.LADDER.indexOf("serializable") + 1));
     }
 
     /**
