@@ -70,6 +70,17 @@ class DeclaredFlagsTest {
         assertTrue(r.err().contains("--max-txn-length: expected a whole number from 1 up, got \"0\""), r.err());
     }
 
+    @Test
+    void demo_keepsItsOwnDefaults_fromTheDeclarations() {
+        CommandLine cli = Main.commandLine("demo");
+        DeclaredFlags.install(cli);
+        cli.parseArgs("demo");
+        DemoCommand demo = cli.getSubcommands().get("demo").getCommand();
+        assertEquals(5, demo.shape.toShape().keyCount(), "the demo's declared --keys");
+        assertEquals(io.isowatch.gen.TxnShape.ELLE.toBuilder().keyCount(5).build(), demo.shape.toShape());
+        assertEquals(java.util.Set.of("strict-serializable"), demo.models);
+    }
+
     private static void walk(CommandLine c, List<String> problems) {
         for (OptionSpec o : c.getCommandSpec().options()) {
             if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")
