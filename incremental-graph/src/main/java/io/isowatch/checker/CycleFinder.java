@@ -25,10 +25,13 @@ import java.util.function.Consumer;
  * Turns new edges into cycle findings: keeps the components current and, when an edge closes or
  * lies on a cycle, searches for each anomaly type through that edge, in Elle's search order.
  *
- * <p>A component remembers (as tags in the {@link IncrementalCycleIndex}) the types found in it
- * and the types they imply; those are not searched again, as Elle skips anomalies implied by
- * ones already found in an SCC. A search that runs out of budget is reported once per component
- * as {@code cycle-search-timeout}, which makes the verdict unknown.
+ * <p>A component remembers (as tags in the {@link IncrementalCycleIndex}) the types found in it;
+ * those are not searched again. Types they imply still are: Elle skips them only after its own
+ * search found the implying type, and that search can miss it (it keeps the first cycle it meets,
+ * and drops it when the cycle is explained as another type), so Elle then reports the implied
+ * types; isowatch streams every type a component holds, as soon as a cycle proves it
+ * (docs/elle-compatibility.md, "Cycle search"). A search that runs out of budget is reported
+ * once per component as {@code cycle-search-timeout}, which makes the verdict unknown.
  *
  * <p>At the end, {@link #finalFindings()} gives what Elle reports for the final graph: a cycle
  * found while one of its pairs was explained by a weaker relationship than it finally is (say
@@ -39,11 +42,12 @@ import java.util.function.Consumer;
 final class CycleFinder {
 
     /**
-     * A finding, a member of the component it was found in, the search (spec) that found it, and
-     * the ids of its cycle's transactions as they are now (null for a timeout); eviction
-     * renumbers both.
+     * A finding, a member of the component it was found in, the search (spec) that found it, the
+     * ids of its cycle's transactions as they are now (null for a timeout), and whether it is what
+     * Elle's search for that spec keeps (and so takes part in the verdict) rather than a cycle
+     * only streamed; eviction renumbers the ids.
      */
-    private record Found(Finding finding, int member, int spec, int[] nodes) {
+    private record Found(Finding finding, int member, int spec, int[] nodes, boolean elles) {
 
         Found renumbered(int cut) {
             int[] now = null;
@@ -53,13 +57,14 @@ final class CycleFinder {
                     now[i] -= cut;
                 }
             }
-            return new Found(finding, member - cut, spec, now);
+            return new Found(finding, member - cut, spec, now, elles);
         }
     }
 
     private static final long TIMEOUT_TAG = 1L << 62;
     private static final int FOUND_SHIFT = 0;
-    private static final int SKIP_SHIFT = 31;
+    /** Elle's search for a spec kept a cycle explained as another type (G0, G1c families). */
+    private static final int MET_SHIFT = 31;
 
     private final MutableDependencyGraph graph;
     private final IncrementalCycleIndex index;
@@ -119,7 +124,7 @@ final class CycleFinder {
         boolean focused = false;
         for (int i = 0; i < order.size(); i++) {
             long tags = index.tags(rep);
-            if ((tags & (1L << (i + SKIP_SHIFT))) != 0 || (tags & (1L << (i + FOUND_SHIFT))) != 0) {
+            if ((tags & (1L << (i + FOUND_SHIFT))) != 0) {
                 continue;
             }
             if (!focused) {
@@ -127,22 +132,52 @@ final class CycleFinder {
                 focused = true;
             }
             CycleSpec spec = order.get(i);
-            CycleSearch.Result result = search.find(spec, from, to, budget, walksAnyKind(spec));
-            if (result.outcome() == CycleSearch.Outcome.FOUND) {
+            if ((tags & (1L << (i + MET_SHIFT))) == 0) {
+                CycleSearch.Result result = search.find(spec, from, to, budget, walksAnyKind(spec));
+                if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
+                    timedOut(rep, from, to, spec, tags, explainer, report);
+                    continue;
+                }
+                if (result.outcome() == CycleSearch.Outcome.NONE) {
+                    // Walking every relationship found nothing: walking the explaining ones cannot.
+                    continue;
+                }
                 Finding.Cycle cycle = explained(result, explainer);
-                index.addTags(rep, (1L << (i + FOUND_SHIFT)) | (impliedMask[i] << SKIP_SHIFT));
-                found.add(new Found(cycle, from, i, result.nodes()));
+                boolean own = cycle.type() == spec.type();
+                index.addTags(rep, 1L << (i + (own ? FOUND_SHIFT : MET_SHIFT)));
+                found.add(new Found(cycle, from, i, result.nodes(), true));
                 report.accept(cycle);
-            } else if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET && (tags & TIMEOUT_TAG) == 0) {
-                index.addTags(rep, TIMEOUT_TAG);
-                Finding timeout = new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
-                        "searching a component of " + index.componentSize(rep) + " transactions for "
-                                + spec.type() + " " + limits,
-                        List.of(explainer.txn(from), explainer.txn(to)));
-                found.add(new Found(timeout, from, -1, null));
-                report.accept(timeout);
+                if (own) {
+                    continue;
+                }
+            }
+            // Elle's search for this spec kept a cycle of another type; a cycle explained as the
+            // spec's own type is still a finding, streamed but not part of Elle's verdict.
+            CycleSearch.Result own = search.find(spec, from, to, budget, false);
+            if (own.outcome() == CycleSearch.Outcome.FOUND) {
+                Finding.Cycle cycle = explained(own, explainer);
+                index.addTags(rep, 1L << (i + FOUND_SHIFT));
+                found.add(new Found(cycle, from, i, own.nodes(), false));
+                report.accept(cycle);
+            } else if (own.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
+                timedOut(rep, from, to, spec, tags, explainer, report);
             }
         }
+    }
+
+    /** Reports, once per component, that a search ran out of budget: the verdict is unknown. */
+    private void timedOut(int rep, int from, int to, CycleSpec spec, long tags, CycleExplainer explainer,
+                          Consumer<Finding> report) {
+        if ((tags & TIMEOUT_TAG) != 0) {
+            return;
+        }
+        index.addTags(rep, TIMEOUT_TAG);
+        Finding timeout = new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
+                "searching a component of " + index.componentSize(rep) + " transactions for "
+                        + spec.type() + " " + limits,
+                List.of(explainer.txn(from), explainer.txn(to)));
+        found.add(new Found(timeout, from, -1, null, true));
+        report.accept(timeout);
     }
 
     /**
@@ -177,6 +212,9 @@ final class CycleFinder {
         List<Finding> out = new ArrayList<>();
         Map<Integer, Boolean> stale = new HashMap<>();
         for (Found f : found) {
+            if (!f.elles()) {
+                continue;
+            }
             int c = index.component(f.member());
             List<Found> component = byComponent.computeIfAbsent(c, k -> new ArrayList<>());
             if (f.nodes() != null && !stillClassifiedAs(f)) {
@@ -283,7 +321,7 @@ final class CycleFinder {
                     }
                     CycleSearch.Result r = search.find(order.get(i), from, to, budget, walksAnyKind(order.get(i)));
                     if (r.outcome() == CycleSearch.Outcome.FOUND) {
-                        out.add(new Found(explained(r, explainer), from, i, r.nodes()));
+                        out.add(new Found(explained(r, explainer), from, i, r.nodes(), true));
                         have |= (1L << i) | impliedMask[i];
                         break searching;
                     }
@@ -291,7 +329,7 @@ final class CycleFinder {
                         out.add(new Found(new Finding.Undecided(AnomalyType.CYCLE_SEARCH_TIMEOUT,
                                 "searching a component of " + members.length + " transactions afresh for "
                                         + order.get(i).type() + " " + limits,
-                                List.of(explainer.txn(from), explainer.txn(to))), from, -1, null));
+                                List.of(explainer.txn(from), explainer.txn(to))), from, -1, null, true));
                         break searching;
                     }
                 }

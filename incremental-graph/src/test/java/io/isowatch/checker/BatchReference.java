@@ -162,6 +162,20 @@ final class BatchReference {
         return result;
     }
 
+    /** The dependency graph Elle builds for {@code events} under {@code models}: data edges plus its session graph. */
+    static BatchCycles.Graph graphOf(List<Op> events, Set<String> models) {
+        BatchReference r = new BatchReference(events, Set.of(), Map.of());
+        r.indexes();
+        r.dataEdges();
+        Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, Set.of());
+        if (ConsistencyModels.realtimeNeeded(reportable)) {
+            BatchHistory.link(r.graph, r.history.realtimeGraph(), EdgeKind.REALTIME);
+        } else if (ConsistencyModels.processNeeded(reportable)) {
+            BatchHistory.link(r.graph, r.history.processGraph(), EdgeKind.PROCESS);
+        }
+        return r.graph;
+    }
+
     private Result run(Set<String> models, Set<String> extraAnomalies) {
         Set<String> reportable = ConsistencyModels.reportableAnomalyTypes(models, extraAnomalies);
         Set<String> prohibited = ConsistencyModels.prohibitedAnomalyTypes(models, extraAnomalies);

@@ -12,12 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * The batch reference reproduces every list-append golden history's Elle verdict, so it can judge
- * the checker. (It knows no rw-register; those goldens are skipped.)
+ * the checker. (It knows no rw-register; those goldens are skipped, and so are those whose Elle
+ * verdict depends on the order Elle's search meets cycles in, which no restatement can settle.)
  */
 class BatchReferenceTest {
 
     static List<Golden.Case> cases() {
-        return Golden.cases().stream().filter(c -> CheckerHistories.load(c).listAppend()).toList();
+        return Golden.cases().stream()
+                .filter(c -> CheckerHistories.load(c).listAppend() && c.strings(GoldenHistoriesTest.ELLE_TYPES) == null)
+                .toList();
     }
 
     @ParameterizedTest(name = "{0}")
