@@ -21,6 +21,7 @@ import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.config.Durations;
 import io.isowatch.gen.KeyDistribution;
 import io.isowatch.config.Topics;
+import io.isowatch.history.codec.HistoryEventJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -283,8 +284,8 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         try {
             IsolationLevel level = IsolationLevel.fromName(target.substring(EMBEDDED.length()));
-            StoreOptions store = StoreOptions.of(level).withFaults(failRate, lostAckRate, staleReadRate)
-                    .withReadOnlyLag(readOnlyLag).withSeed(seed);
+            StoreOptions store = StoreOptions.of(level).toBuilder().faults(failRate, lostAckRate, staleReadRate)
+                    .readOnlyLag(readOnlyLag).seed(seed).build();
             return EmbeddedStoreClient.factory(new EmbeddedStore(store));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -323,18 +324,15 @@ final class AgentRunCommand implements Callable<Integer> {
     }
     private WorkloadOptions workloadOptions() {
         try {
-            return WorkloadOptions.defaults()
-                    .withWorkload(workloadNamed(workload))
-                    .withConcurrency(concurrency)
-                    .withRate(rate)
-                    .withDuration(Durations.parse("--duration", duration))
-                    .withTxnLimit(txns)
-                    .withKeyCount(shape.keys)
-                    .withMaxWritesPerKey(shape.maxWritesPerKey)
-                    .withTxnLength(shape.minTxnLength, shape.maxTxnLength)
-                    .withReadProbability(shape.readProbability)
-                    .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution))
-                    .withSeed(seed);
+            return WorkloadOptions.defaults().toBuilder()
+                    .workload(workloadNamed(workload))
+                    .concurrency(concurrency)
+                    .rate(rate)
+                    .duration(Durations.parse("--duration", duration))
+                    .txnLimit(txns)
+                    .shape(shape.toShape())
+                    .seed(seed)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

@@ -41,6 +41,7 @@ public final class Launcher {
 
     /** As {@link #run(Object, PrintWriter, PrintWriter, String...)}, for a command line already built. */
     public static int run(CommandLine cli, PrintWriter out, PrintWriter err, String... args) {
+        DeclaredFlags.install(cli);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -97,7 +97,8 @@ class AgentCrashIT {
         assertTrue(leftOpenAt.size() >= 1, "8 clients as fast as they go: some transaction is open at a kill");
 
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), new AtomTable());
         whole.forEach(checker::accept);
         Verdict verdict = checker.finish();
         assertEquals(Validity.TRUE, verdict.valid());

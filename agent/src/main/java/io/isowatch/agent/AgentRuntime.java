@@ -136,7 +136,8 @@ public final class AgentRuntime implements AutoCloseable {
             }
             KafkaShipper shipper = options.bootstrapServers() == null ? null
                     : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(),
-                            ShipperOptions.defaults().withRecordFormat(options.recordFormat()), metrics, notices);
+                            ShipperOptions.defaults().toBuilder().recordFormat(options.recordFormat())
+                                    .build(), metrics, notices);
             return new AgentRuntime(id, recorder, spool, shipper, server, earlier, firstProcess);
         } catch (RuntimeException e) {
             Exception failedClose = closeAll(opened);
@@ -180,7 +181,7 @@ public final class AgentRuntime implements AutoCloseable {
      * hold them.
      */
     public WorkloadRunner runner(WorkloadOptions workload, ClientFactory clients) {
-        return new WorkloadRunner(workload.withFirstKey(firstKey(earlierEvents)), clients, recorder)
+        return new WorkloadRunner(workload.toBuilder().firstKey(firstKey(earlierEvents)).build(), clients, recorder)
                 .firstProcess(firstProcess);
     }
 

@@ -41,8 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AgentRuntimeTest {
 
     private static final String TOPIC = "isowatch.history";
-    private static final WorkloadOptions WORKLOAD = WorkloadOptions.defaults().withConcurrency(3).withTxnLimit(300)
-            .withDuration(Duration.ZERO).withRate(0).withKeyCount(4);
+    private static final WorkloadOptions WORKLOAD = WorkloadOptions.defaults().toBuilder().concurrency(3).txnLimit(300)
+            .duration(Duration.ZERO).rate(0).keyCount(4).build();
 
     @Test
     void resumedSpool_continuesIdSequenceProcessesAndKeys_soBothRunsCheckAsOneHistory(@TempDir Path dir)
@@ -72,7 +72,8 @@ class AgentRuntimeTest {
         assertFalse(keys(after).stream().anyMatch(firstKeys::contains), "a fresh store's keys are new to the history");
 
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("snapshot-isolation"))), new AtomTable());
+                CheckerOptions.defaults().toBuilder()
+                        .consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
         whole.forEach(checker::accept);
         assertEquals(Validity.TRUE, checker.finish().valid(), "the two runs make one valid history");
     }
@@ -97,7 +98,7 @@ class AgentRuntimeTest {
         List<String> notices = new ArrayList<>();
         try (AgentRuntime agent = AgentRuntime.start(new AgentOptions(null, spool, history, null, TOPIC, -1),
                 notices::add)) {
-            agent.run(agent.runner(WORKLOAD.withTxnLimit(30), EmbeddedStoreClient.factory(store())));
+            agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(30).build(), EmbeddedStoreClient.factory(store())));
         }
         assertTrue(notices.stream().anyMatch(n -> n.contains("torn line") && n.contains("completed it from the spool")),
                 notices.toString());
@@ -124,7 +125,8 @@ class AgentRuntimeTest {
                 "the new run's processes are past every process of the spool");
 
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("snapshot-isolation"))), new AtomTable());
+                CheckerOptions.defaults().toBuilder()
+                        .consistencyModels(Set.of(ConsistencyModel.of("snapshot-isolation"))).build(), new AtomTable());
         file.forEach(checker::accept);
         Verdict verdict = checker.finish();
         assertEquals(Validity.TRUE, verdict.valid());
@@ -141,7 +143,8 @@ class AgentRuntimeTest {
         long txns;
         try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, history, null, TOPIC, -1))) {
             // 50 transactions, plus the closing reads of the keys they wrote.
-            txns = agent.run(agent.runner(WORKLOAD.withTxnLimit(50), EmbeddedStoreClient.factory(store()))).txns();
+            txns = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(50)
+                    .build(), EmbeddedStoreClient.factory(store()))).txns();
             maxProcess = agent.recorder().maxProcess();
         }
         assertTrue(Files.exists(spool.resolve(CleanStop.FILE_NAME)), "a clean stop leaves its mark");
@@ -163,7 +166,7 @@ class AgentRuntimeTest {
         Path spool = dir.resolve("spool");
         Path history = dir.resolve("h.jsonl");
         try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, null, null, TOPIC, -1))) {
-            agent.run(agent.runner(WORKLOAD.withTxnLimit(5), EmbeddedStoreClient.factory(store())));
+            agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(5).build(), EmbeddedStoreClient.factory(store())));
         }
         Files.writeString(history, "{\"index\":3,\"type\":\"invoke\",\"process\":0,\"f\":\"txn\",\"value\":[[\"r\",7,null]]}\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -191,7 +194,7 @@ class AgentRuntimeTest {
     void spoolOfAnotherAgent_isRefusedNamingBoth(@TempDir Path dir) throws Exception {
         Path spool = dir.resolve("spool");
         try (AgentRuntime agent = AgentRuntime.start(new AgentOptions("a", spool, null, null, TOPIC, -1))) {
-            agent.run(agent.runner(WORKLOAD.withTxnLimit(5), EmbeddedStoreClient.factory(store())));
+            agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(5).build(), EmbeddedStoreClient.factory(store())));
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> AgentRuntime.start(new AgentOptions("b", spool, null, null, TOPIC, -1)));
@@ -204,7 +207,8 @@ class AgentRuntimeTest {
             assertFalse(agent.agentId().isEmpty());
             assertEquals(null, agent.backlog());
             assertTrue(agent.metricsPort() > 0, "port 0 serves metrics on a free port");
-            WorkloadResult r = agent.run(agent.runner(WORKLOAD.withTxnLimit(10), EmbeddedStoreClient.factory(store())));
+            WorkloadResult r = agent.run(agent.runner(WORKLOAD.toBuilder().txnLimit(10)
+                    .build(), EmbeddedStoreClient.factory(store())));
             assertEquals(10, r.txns() - r.closingReads(), "the limit counts ordinary transactions");
         }
     }

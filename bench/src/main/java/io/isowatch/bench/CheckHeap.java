@@ -37,7 +37,8 @@ public final class CheckHeap {
         Workload workload = args.length > 1 ? Workload.byElleName(args[1]) : Workload.LIST_APPEND;
         long baseline = liveHeapAfterFullGc();
         AtomTable atoms = new AtomTable();
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload), atoms);
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().workload(workload)
+                .build(), atoms);
         long start = System.nanoTime();
         try (HistoryReader reader = HistoryReader.open(file, atoms)) {
             for (Op op = reader.next(); op != null; op = reader.next()) {

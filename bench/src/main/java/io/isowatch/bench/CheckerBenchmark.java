@@ -51,14 +51,15 @@ public class CheckerBenchmark {
     @Setup(Level.Trial)
     public void generate() {
         history = ListAppendGenerator.generate(GeneratorOptions.defaults()
-                .withTxnCount(TXNS).withConcurrency(concurrency).withSeed(42));
+                .toBuilder().txnCount(TXNS).concurrency(concurrency).seed(42).build());
     }
 
     @Benchmark
     @OperationsPerInvocation(TXNS)
     public Verdict check() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of(model))), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(java.util.Set.of(ConsistencyModel.of(model)))
+                        .build(), new AtomTable());
         for (Op op : history) {
             checker.accept(op);
         }

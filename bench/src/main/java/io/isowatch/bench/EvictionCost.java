@@ -45,8 +45,8 @@ public final class EvictionCost {
             EvictionWarmup.run();
             System.out.printf(Locale.ROOT, "eviction warm-up: %.2f s%n", (System.nanoTime() - start) / 1e9);
         }
-        GeneratorOptions generator = GeneratorOptions.defaults().withTxnCount(txns).withConcurrency(20)
-                .withKeyCount(100).withFaultRates(0.02, 0.01).withSeed(7);
+        GeneratorOptions generator = GeneratorOptions.defaults().toBuilder().txnCount(txns).concurrency(20)
+                .keyCount(100).faultRates(0.02, 0.01).seed(7).build();
         List<Op> ops = workload == Workload.RW_REGISTER
                 ? RegisterGenerator.generate(generator) : ListAppendGenerator.generate(generator);
         long window = (ops.get(ops.size() - 1).time() - ops.get(0).time()) * windowTxns / txns;
@@ -57,7 +57,8 @@ public final class EvictionCost {
     }
 
     private static void run(List<Op> ops, Workload workload, long window, boolean forget) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder().workload(workload)
+                .build(),
                 new AtomTable());
         List<Double> pauses = new ArrayList<>();
         long next = ops.get(0).time() + window / 4;

@@ -68,7 +68,7 @@ final class HistoryFeeder implements AutoCloseable {
         this.agents = new String[agentCount];
         this.lastTime = new long[agentCount];
         for (int i = 0; i < agentCount; i++) {
-            generators[i] = new ListAppendGenerator(options.withSeed(options.seed() + i));
+            generators[i] = new ListAppendGenerator(options.toBuilder().seed(options.seed() + i).build());
             agents[i] = "bench-agent-" + (i + 1);
         }
         this.producer = new KafkaProducer<>(Map.of(

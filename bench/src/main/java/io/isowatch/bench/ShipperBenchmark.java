@@ -57,8 +57,8 @@ public final class ShipperBenchmark {
         }
         int events = Integer.parseInt(opts.get("events"));
         ShipperOptions shipperOptions = ShipperOptions.defaults()
-                .withCompression(opts.get("compression"))
-                .withMaxEventsPerRound(Integer.parseInt(opts.get("rounds")));
+                .toBuilder().compression(opts.get("compression"))
+                .maxEventsPerRound(Integer.parseInt(opts.get("rounds"))).build();
         int runs = Integer.parseInt(opts.get("runs"));
 
         long t0 = System.nanoTime();

@@ -182,15 +182,15 @@ public final class StreamBenchmark {
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse(o.get("managed")));
         conf.addAll(flinkSettings(o));
         GeneratorOptions generator = GeneratorOptions.defaults()
-                .withTxnCount(GeneratorOptions.MAX_TXN_COUNT)
-                .withConcurrency(Integer.parseInt(o.get("clients")))
-                .withKeyCount(Integer.parseInt(o.get("keys")))
-                .withClosingReads(true)
-                .withStaleReadRate(Double.parseDouble(o.get("stale")));
+                .toBuilder().txnCount(GeneratorOptions.MAX_TXN_COUNT)
+                .concurrency(Integer.parseInt(o.get("clients")))
+                .keyCount(Integer.parseInt(o.get("keys")))
+                .closingReads(true)
+                .staleReadRate(Double.parseDouble(o.get("stale"))).build();
         HistoryFeeder filled = drain ? fillTopic(pipeline.bootstrapServers(), topic, o, generator) : null;
 
         StreamExecutionEnvironment env = pipeline.environment(options, -1, conf);
-        pipeline.checkerJob(options, options.checkerOptions(),
+        pipeline.checkerJob(options,
                 JobSinks.of(List.of(BenchSinks.alerts()), BenchSinks.deadLetters()).withVerdicts(BenchSinks.verdicts()), false)
                 .build(env);
         JobClient client = env.executeAsync("isowatch stream benchmark");

@@ -1,10 +1,12 @@
 package io.isowatch.cli;
 
+import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.CheckerOptionsReader;
+import io.isowatch.checker.RegisterOptions;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
-import io.isowatch.checker.Workload;
+import io.isowatch.config.Durations;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
@@ -18,8 +20,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,49 +36,39 @@ final class CheckFlags {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-m", "--model"}, defaultValue = "list-append", paramLabel = "WORKLOAD",
-            description = "Workload the history records: list-append or rw-register (default: ${DEFAULT-VALUE}).")
+    // The checker's flags: names, defaults and descriptions are CheckerDeclarations' (descriptionKey).
+
+    @Option(names = {"-m", "--model"}, descriptionKey = "workload", paramLabel = "WORKLOAD")
     String model;
 
-    @Option(names = "--wfr-keys", description = "rw-register: assume writes follow reads within a transaction.")
+    @Option(names = "--wfr-keys", descriptionKey = "wfr-keys")
     boolean wfrKeys;
 
-    @Option(names = "--sequential-keys",
-            description = "rw-register: assume each key is sequentially consistent (process order orders versions).")
+    @Option(names = "--sequential-keys", descriptionKey = "sequential-keys")
     boolean sequentialKeys;
 
-    @Option(names = "--linearizable-keys",
-            description = "rw-register: assume each key is linearizable (realtime order orders versions).")
+    @Option(names = "--linearizable-keys", descriptionKey = "linearizable-keys")
     boolean linearizableKeys;
 
-    @Option(names = {"-c", "--consistency-models"}, defaultValue = "strict-serializable", paramLabel = "MODELS",
-            split = ",", description = "Models the history must satisfy, comma-separated, or 'none' "
-            + "(default: ${DEFAULT-VALUE}). Any name Elle knows: read-committed, snapshot-isolation, "
-            + "serializable, strong-session-serializable, PL-2, ...")
+    @Option(names = {"-c", "--consistency-models"}, descriptionKey = "consistency-models", paramLabel = "MODELS",
+            split = ",")
     List<String> models;
 
-    @Option(names = {"-a", "--anomalies"}, split = ",", paramLabel = "ANOMALIES",
-            description = "Further anomalies to prohibit, comma-separated (e.g. G1a,G2-item,lost-update).")
+    @Option(names = {"-a", "--anomalies"}, descriptionKey = "anomalies", split = ",", paramLabel = "ANOMALIES")
     List<String> anomalies = new ArrayList<>();
 
     @Option(names = {"--format", "--output"}, defaultValue = "text", paramLabel = "FORMAT",
             description = "Output: text (default) or json (one object per file, one per line).")
     OutputFormat format;
 
-    @Option(names = "--reorder-window", defaultValue = "0", paramLabel = "N",
-            description = "Events may arrive up to N positions out of index order (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--reorder-window", descriptionKey = "reorder-window", paramLabel = "N")
     int reorderWindow;
 
-    @Option(names = "--cycle-search-budget", defaultValue = "5000000", paramLabel = "EDGES",
-            description = "Edges one cycle search may visit before the verdict becomes unknown "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--cycle-search-budget", descriptionKey = "cycle-search-budget", paramLabel = "EDGES")
     long cycleSearchBudget;
 
-    @Option(names = {"-s", "--cycle-search-timeout"}, defaultValue = "0", paramLabel = "MS",
-            description = "Milliseconds one cycle search may take before the verdict becomes unknown, as Elle's "
-                    + ":cycle-search-timeout (default: no limit, so a verdict does not depend on the machine's "
-                    + "speed; --cycle-search-budget bounds every search by edges).")
-    long cycleSearchTimeoutMillis;
+    @Option(names = {"-s", "--cycle-search-timeout"}, descriptionKey = "cycle-search-timeout", paramLabel = "D")
+    String cycleSearchTimeout;
 
     @Option(names = "--max-shown", defaultValue = "8", paramLabel = "N",
             description = "Text output: findings shown per anomaly type (default: ${DEFAULT-VALUE}).")
@@ -92,25 +84,34 @@ final class CheckFlags {
     enum OutputFormat { text, json }
 
     /**
-     * The checker's options, read as the job reads its own; a bad name or value is a usage error
-     * naming the flag. Checks the printing options too, which every caller prints with.
+     * The checker's options from the typed flags, checked as the job checks its own keys; a bad
+     * name or value is a usage error naming the flag. Checks the printing options too, which
+     * every caller prints with. A bare number given to {@code -s} is milliseconds (elle-cli's
+     * meaning) where the job reads seconds: said once on stderr unless {@code -q} (decision 0018).
      */
     CheckerOptions checkerOptions() {
         if (maxShown < 0) {
             throw usage("--max-shown: expected a whole number from 0 up, got " + maxShown);
         }
-        Map<String, String> raw = new LinkedHashMap<>();
-        raw.put(CheckerOptionsReader.WORKLOAD, model);
-        raw.put(CheckerOptionsReader.CONSISTENCY_MODELS, String.join(",", models));
-        raw.put(CheckerOptionsReader.ANOMALIES, String.join(",", anomalies));
-        raw.put(CheckerOptionsReader.REORDER_WINDOW, Integer.toString(reorderWindow));
-        raw.put(CheckerOptionsReader.CYCLE_SEARCH_BUDGET, Long.toString(cycleSearchBudget));
-        raw.put(CheckerOptionsReader.CYCLE_SEARCH_TIMEOUT, cycleSearchTimeoutMillis + "ms");
-        raw.put(CheckerOptionsReader.WFR_KEYS, Boolean.toString(wfrKeys));
-        raw.put(CheckerOptionsReader.SEQUENTIAL_KEYS, Boolean.toString(sequentialKeys));
-        raw.put(CheckerOptionsReader.LINEARIZABLE_KEYS, Boolean.toString(linearizableKeys));
         try {
-            return CheckerOptionsReader.read(raw, FLAGS::get);
+            Duration timeout = CheckerDeclarations.CYCLE_SEARCH_TIMEOUT.parseFlag(FLAGS.get(CheckerOptionsReader
+                    .CYCLE_SEARCH_TIMEOUT), cycleSearchTimeout);
+            if (Durations.isBareNumber(cycleSearchTimeout) && !timeout.isZero() && !quiet) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("isowatch: -s " + cycleSearchTimeout.trim() + " is read as milliseconds (elle-cli's unit; "
+                        + "the job's cycle-search-timeout reads a bare number as seconds); write "
+                        + Durations.format(timeout) + " to say so");
+                err.flush();
+            }
+            return CheckerOptionsReader.typed(FLAGS::get)
+                    .workload(model)
+                    .registers(new RegisterOptions(wfrKeys, sequentialKeys, linearizableKeys))
+                    .models(models)
+                    .anomalies(anomalies)
+                    .reorderWindow(reorderWindow)
+                    .cycleSearchBudget(cycleSearchBudget)
+                    .cycleSearchTimeout(timeout)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

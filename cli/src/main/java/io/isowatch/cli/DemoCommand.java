@@ -12,6 +12,7 @@ import io.isowatch.agent.workload.WorkloadRunner;
 import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ConsoleFlags;
 import io.isowatch.agentcli.ExitCodes;
+import io.isowatch.agentcli.TxnShapeFlags;
 import io.isowatch.config.Durations;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.job.DeadLetter;
@@ -98,8 +99,8 @@ final class DemoCommand implements Callable<Integer> {
                     + "read-committed or read-uncommitted (default: ${DEFAULT-VALUE}).")
     String isolation;
 
-    @Option(names = {"-c", "--consistency-models"}, defaultValue = "strict-serializable", split = ",",
-            paramLabel = "MODELS", description = "Models to check against (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-c", "--consistency-models"}, descriptionKey = "consistency-models", split = ",",
+            paramLabel = "MODELS")
     Set<String> models;
 
     @Option(names = "--rate", defaultValue = "2000", paramLabel = "TXN_PER_S",
@@ -114,9 +115,8 @@ final class DemoCommand implements Callable<Integer> {
             description = "Client threads (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--keys", defaultValue = "5", paramLabel = "K",
-            description = "Keys active at any moment; few keys mean contention (default: ${DEFAULT-VALUE}).")
-    int keys;
+    @Mixin
+    TxnShapeFlags shape;
 
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -166,8 +166,13 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        if (runFor.isZero() || rate <= 0 || concurrency <= 0 || keys <= 0) {
+        if (runFor.isZero() || rate <= 0 || concurrency <= 0 || shape.keys() <= 0) {
             throw usage("--duration, --rate, --concurrency and --keys must be positive");
+        }
+        try {
+            shape.toShape();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
         boolean interactive = System.console() != null;
         Duration linger;
@@ -238,7 +243,7 @@ final class DemoCommand implements Callable<Integer> {
         try (LocalPipeline pipeline = LocalPipeline.start(bind.address(), LocalPipeline.PARTITIONS)) {
             JobOptions options = jobOptions(pipeline, work.resolve("checkpoints"));
             StreamExecutionEnvironment env = pipeline.environment(options, metricsPort, new Configuration());
-            pipeline.checkerJob(options, options.checkerOptions(),
+            pipeline.checkerJob(options,
                     JobSinks.of(List.of(InProcessSinks.alertSink(names.get(0))), InProcessSinks.sink(names.get(2)))
                             .withVerdicts(InProcessSinks.sink(names.get(1))), false)
                     .build(env);
@@ -315,9 +320,10 @@ final class DemoCommand implements Callable<Integer> {
     private WorkloadRunner runner(PrintWriter out, IsolationLevel level, Duration runFor, AgentRuntime agent,
                                   DemoAlerts alerts) {
         // Each read and write takes a moment, as over a network, so transactions overlap.
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withOperationDelayNanos(200_000).withSeed(seed));
-        WorkloadOptions workload = WorkloadOptions.defaults().withConcurrency(concurrency).withKeyCount(keys)
-                .withRate(rate).withDuration(runFor).withReadProbability(0.5).withSeed(seed);
+        EmbeddedStore store = new EmbeddedStore(
+                StoreOptions.of(level).toBuilder().operationDelayNanos(200_000).seed(seed).build());
+        WorkloadOptions workload = WorkloadOptions.defaults().toBuilder().concurrency(concurrency)
+                .shape(shape.toShape()).rate(rate).duration(runFor).seed(seed).build();
         return agent.runner(workload, EmbeddedStoreClient.factory(store))
                 .onProgress(p -> {
                     if (!p.finished()) {

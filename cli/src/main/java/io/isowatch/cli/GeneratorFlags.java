@@ -2,7 +2,6 @@ package io.isowatch.cli;
 
 import io.isowatch.agentcli.TxnShapeFlags;
 import io.isowatch.gen.GeneratorOptions;
-import io.isowatch.gen.KeyDistribution;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -19,12 +18,6 @@ final class GeneratorFlags {
     @Option(names = "--concurrency", defaultValue = "10", paramLabel = "C",
             description = "Client processes running at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
-
-
-
-
-
-
 
     @Option(names = "--fail-rate", defaultValue = "0", paramLabel = "P",
             description = "Chance a transaction aborts and completes :fail (default: ${DEFAULT-VALUE}).")
@@ -49,17 +42,14 @@ final class GeneratorFlags {
     long seed;
 
     GeneratorOptions toOptions() {
-        return GeneratorOptions.defaults()
-                .withTxnCount(txns)
-                .withConcurrency(concurrency)
-                .withKeyCount(shape.keys())
-                .withMaxWritesPerKey(shape.maxWritesPerKey())
-                .withTxnLength(shape.minTxnLength(), shape.maxTxnLength())
-                .withReadProbability(shape.readProbability())
-                .withKeyDistribution(KeyDistribution.fromElleName(shape.keyDistribution()))
-                .withFaultRates(failRate, infoRate)
-                .withSeed(seed)
-                .withStaleReadRate(staleReadRate)
-                .withClosingReads(!noClosingReads);
+        return GeneratorOptions.defaults().toBuilder()
+                .txnCount(txns)
+                .concurrency(concurrency)
+                .shape(shape.toShape())
+                .faultRates(failRate, infoRate)
+                .seed(seed)
+                .staleReadRate(staleReadRate)
+                .closingReads(!noClosingReads)
+                .build();
     }
 }

@@ -3,9 +3,10 @@ package io.isowatch.cli;
 import io.isowatch.agentcli.BindAddressFlag;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.anomaly.ConsistencyModel;
-import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.config.Durations;
 import io.isowatch.job.CheckerJob;
+import io.isowatch.config.OptionDeclaration;
+import io.isowatch.job.JobDeclarations;
 import io.isowatch.job.JobOptions;
 import io.isowatch.job.KafkaPreflight;
 import io.isowatch.localpipeline.LocalFlink;
@@ -35,7 +36,7 @@ import java.util.concurrent.ExecutionException;
  * {@code isowatch job}: the checker job as {@link CheckerJob#main} wires it (Kafka history topic
  * in; alerts topic, optional Alertmanager webhook and dead-letter topic out), on a local Flink
  * cluster inside this JVM, until interrupted. Every {@link JobOptions} key is an option
- * {@code --key value}; the options are generated from {@link JobOptions#DEFAULTS}, so a new key
+ * {@code --key value}, described from its declaration ({@link JobDeclarations}), so a new key
  * appears here without a change.
  */
 @Command(name = "job", mixinStandardHelpOptions = true, addMethodSubcommands = false, modelTransformer = JobCommand.Keys.class,
@@ -45,40 +46,6 @@ final class JobCommand implements Callable<Integer> {
 
     /** The checkpoint directory of a local job given none, under the working directory. */
     static final String LOCAL_CHECKPOINTS = "isowatch-checkpoints";
-
-    /** What each key means; a key missing here is still accepted, with its default only. */
-    private static final Map<String, String> MEANINGS = Map.ofEntries(
-            Map.entry(JobOptions.BOOTSTRAP_SERVERS, "Kafka brokers, HOST:PORT,... (required)."),
-            Map.entry(JobOptions.HISTORY_TOPIC, "Topic the agents ship events to."),
-            Map.entry(JobOptions.ALERTS_TOPIC, "Topic of the alerts, one JSON finding per record, keyed by its stable id."),
-            Map.entry(JobOptions.DEAD_LETTER_TOPIC, "Topic of malformed records, protocol faults and late events."),
-            Map.entry(JobOptions.ALERTS_WEBHOOK, "Alertmanager base URL; alerts are POSTed to /api/v2/alerts."),
-            Map.entry(JobOptions.UI_BASE_URL, "The findings console's address as readers reach it (isowatch ui); "
-                    + "alerts then link to their finding's page there."),
-            Map.entry(JobOptions.GROUP_ID, "Kafka consumer group."),
-            Map.entry(JobOptions.STARTING_OFFSETS, "earliest, latest or committed (falling back to earliest)."),
-            Map.entry(JobOptions.MAX_OUT_OF_ORDERNESS, "How far behind the newest event time an event may arrive."),
-            Map.entry(JobOptions.IDLE_TIMEOUT, "A partition silent this long stops holding back the watermark; 0 off."),
-            Map.entry(JobOptions.DEDUPE_RETENTION, "Event time a process's progress is kept after its last transaction."),
-            Map.entry(JobOptions.PARALLELISM, "Default operator parallelism."),
-            Map.entry(JobOptions.MAX_PARALLELISM, "Key groups; fixed for the life of the job's state."),
-            Map.entry(JobOptions.CHECKPOINT_INTERVAL, "0 disables checkpointing."),
-            Map.entry(JobOptions.CHECKPOINT_DIR, "Where checkpoints go, a path or URI (file://, s3://...); none: "
-                    + LOCAL_CHECKPOINTS + " in the working directory. A restart resumes from the latest there."),
-            Map.entry(JobOptions.MAX_RESTARTS, "Failures the job restarts from (its latest checkpoint) within one "
-                    + "restart window; one more ends it with exit code 255."),
-            Map.entry(JobOptions.RESTART_WINDOW, "The window max-restarts counts failures in."),
-            Map.entry(JobOptions.KAFKA_TIMEOUT, "How long the start-up check waits for the brokers and the topics "
-                    + "before the job refuses to start (exit code 255)."),
-            Map.entry(JobOptions.STATE_BACKEND, "rocksdb or hashmap."),
-            Map.entry(JobOptions.CONSISTENCY_MODELS, "Comma-separated Elle model names to check, or none, as check's -c."),
-            Map.entry(CheckerOptionsReader.ANOMALIES, "Further anomalies to prohibit, comma-separated, as check's -a."),
-            Map.entry(JobOptions.WORKLOAD, "list-append or rw-register, as check's -m."),
-            Map.entry(CheckerOptionsReader.CYCLE_SEARCH_BUDGET, "Edges one cycle search may visit, as check's."),
-            Map.entry(CheckerOptionsReader.CYCLE_SEARCH_TIMEOUT, "Time one cycle search may take (e.g. 1s); 0 for no limit."),
-            Map.entry(CheckerOptionsReader.WFR_KEYS, "rw-register: writes follow reads (true/false)."),
-            Map.entry(CheckerOptionsReader.SEQUENTIAL_KEYS, "rw-register: sequentially consistent keys (true/false)."),
-            Map.entry(CheckerOptionsReader.LINEARIZABLE_KEYS, "rw-register: linearizable keys (true/false)."));
 
     private static final String COMMAND = "isowatch job";
 
@@ -103,13 +70,14 @@ final class JobCommand implements Callable<Integer> {
     static final class Keys implements CommandLine.IModelTransformer {
         @Override
         public CommandSpec transform(CommandSpec spec) {
-            for (Map.Entry<String, String> e : JobOptions.DEFAULTS.entrySet()) {
-                String meaning = MEANINGS.getOrDefault(e.getKey(), "");
-                String dflt = e.getValue().isEmpty() ? "none" : e.getValue();
-                spec.addOption(OptionSpec.builder("--" + e.getKey())
+            for (OptionDeclaration<?> o : JobDeclarations.ALL) {
+                String doc = o.doc().replace("`", "");
+                String dflt = o.defaultText().isEmpty() ? o.noDefault() : o.defaultText();
+                spec.addOption(OptionSpec.builder("--" + o.key())
                         .paramLabel("VALUE")
                         .type(String.class)
-                        .description(meaning + " (default: " + dflt + ")")
+                        .description(Character.toUpperCase(doc.charAt(0)) + doc.substring(1) + "; "
+                                + o.type().describe() + " (default: " + dflt + ").")
                         .build());
             }
             return spec;
@@ -143,7 +111,7 @@ final class JobCommand implements Callable<Integer> {
             restore.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom);
             env.configure(restore);
         }
-        new CheckerJob(options, options.checkerOptions(), CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
+        new CheckerJob(options, CheckerJob.kafkaSource(options), CheckerJob.kafkaSinks(options))
                 .build(env);
         JobClient job = env.executeAsync("isowatch checker");
         err.println(COMMAND + ": checker job " + job.getJobID() + " on a local Flink cluster at " + LocalFlink.webUi(env));

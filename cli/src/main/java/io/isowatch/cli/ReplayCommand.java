@@ -179,7 +179,7 @@ final class ReplayCommand implements Callable<Integer> {
                     JobOptions.DEDUPE_RETENTION, bound,
                     JobOptions.IDLE_TIMEOUT, "0",
                     JobOptions.CHECKPOINT_INTERVAL, "0",
-                    JobOptions.STATE_BACKEND, "rocksdb"));
+                    JobOptions.STATE_BACKEND, "rocksdb"), checks);
             progress(err, String.format("%,d events of %d histor%s published; running the checker job "
                     + "(parallelism %d, max-out-of-orderness %s)", records.size(), inputs.size(),
                     inputs.size() == 1 ? "y" : "ies", options.parallelism(), bound));
@@ -187,7 +187,7 @@ final class ReplayCommand implements Callable<Integer> {
             JobSinks sinks = JobSinks.of(List.of(), InProcessSinks.sink(names.get(1)))
                     .withVerdicts(InProcessSinks.sink(names.get(0)));
             StreamExecutionEnvironment env = pipeline.environment(options, -1, new Configuration());
-            pipeline.checkerJob(options, checks, sinks, true).execute(env, "isowatch replay");
+            pipeline.checkerJob(options, sinks, true).execute(env, "isowatch replay");
         } finally {
             names.forEach(InProcessSinks::unregister);
         }

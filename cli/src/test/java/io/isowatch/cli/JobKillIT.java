@@ -58,8 +58,8 @@ class JobKillIT {
     void jobKilledTwice_resumesFromItsLatestCheckpoint_andEveryFindingArrives(@TempDir Path dir) throws Exception {
         AtomTable atoms = new AtomTable();
         List<Op> ops = new ArrayList<>();
-        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(1_500).withSeed(5)
-                .withStaleReadRate(0.03))) {
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(1_500).seed(5)
+                .staleReadRate(0.03).build())) {
             ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
         }
         Set<String> expected = offlineFindings(ops, atoms);
@@ -180,7 +180,8 @@ class JobKillIT {
     private static Set<String> offlineFindings(List<Op> ops, AtomTable atoms) {
         List<Finding> found = new ArrayList<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), atoms, found::add);
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), atoms, found::add);
         ops.forEach(checker::accept);
         Set<String> ids = new HashSet<>();
         found.forEach(f -> ids.add(FindingId.of(f, atoms, AGENT)));

@@ -87,7 +87,7 @@ class NilReadProperties {
                         Arbitraries.of(CheckerProperties.Models.class),
                         Arbitraries.of(AnomalyInjector.Pattern.class).injectNull(0.3), faultRate(), Arbitraries.longs())
                 .as((generator, stale, models, pattern, faults, seed) -> {
-                    List<Op> h = ListAppendGenerator.generate(generator.withStaleReadRate(stale));
+                    List<Op> h = ListAppendGenerator.generate(generator.toBuilder().staleReadRate(stale).build());
                     if (pattern != null) {
                         h = AnomalyInjector.inject(h, pattern, new SplittableRandom(seed));
                     }
@@ -111,7 +111,7 @@ class NilReadProperties {
                         Arbitraries.of(RegisterHistories.Sources.class),
                         Arbitraries.of(RegisterAnomalyInjector.Pattern.class).injectNull(0.3), Arbitraries.longs())
                 .as((generator, stale, models, sources, pattern, seed) -> {
-                    List<Op> h = RegisterGenerator.generate(generator.withStaleReadRate(stale));
+                    List<Op> h = RegisterGenerator.generate(generator.toBuilder().staleReadRate(stale).build());
                     if (pattern != null) {
                         h = RegisterAnomalyInjector.inject(h, pattern, new SplittableRandom(seed));
                     }
@@ -133,18 +133,18 @@ class NilReadProperties {
      */
     private static Arbitrary<GeneratorOptions> generator() {
         Arbitrary<Double> fault = Arbitraries.doubles().between(0, 0.2).ofScale(2);
-        return Builders.withBuilder(GeneratorOptions::defaults)
-                .use(Arbitraries.longs().between(4, 30)).in(GeneratorOptions::withTxnCount)
-                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions::withConcurrency)
-                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions::withKeyCount)
-                .use(Arbitraries.integers().between(1, 4)).in((o, max) -> o.withTxnLength(1, max))
-                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions::withMaxWritesPerKey)
-                .use(Arbitraries.doubles().between(0.3, 0.7).ofScale(2)).in(GeneratorOptions::withReadProbability)
-                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions::withKeyDistribution)
+        return Builders.withBuilder(() -> GeneratorOptions.defaults().toBuilder())
+                .use(Arbitraries.longs().between(4, 30)).in(GeneratorOptions.Builder::txnCount)
+                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions.Builder::concurrency)
+                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions.Builder::keyCount)
+                .use(Arbitraries.integers().between(1, 4)).in((o, max) -> o.txnLength(1, max))
+                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions.Builder::maxWritesPerKey)
+                .use(Arbitraries.doubles().between(0.3, 0.7).ofScale(2)).in(GeneratorOptions.Builder::readProbability)
+                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions.Builder::keyDistribution)
                 .use(Combinators.combine(fault, fault).as(Tuple::of))
-                .in((o, rates) -> o.withFaultRates(rates.get1(), rates.get2()))
-                .use(Arbitraries.longs()).in(GeneratorOptions::withSeed)
-                .build();
+                .in((o, rates) -> o.faultRates(rates.get1(), rates.get2()))
+                .use(Arbitraries.longs()).in(GeneratorOptions.Builder::seed)
+                .build(GeneratorOptions.Builder::build);
     }
 
     private static Arbitrary<Double> staleRate() {
@@ -205,7 +205,8 @@ class NilReadProperties {
         List<Op> empty = writtenEmpty(c);
         List<Op> nil = emptyOkReadsWrittenNil(empty);
         Verdict inOrder = check(empty, c.options()).verdict();
-        Verdict reversed = check(reversedInBlocks(nil, window), c.options().withReorderWindow(window)).verdict();
+        Verdict reversed = check(reversedInBlocks(nil, window), c.options().toBuilder().reorderWindow(window)
+                .build()).verdict();
         assertSameVerdict(inOrder, reversed, "window " + window + ", " + c + "\n" + CheckerHistories.jsonLines(empty));
         Statistics.label("workload").collect(c.listAppend() ? "list-append" : "rw-register");
         Statistics.label("reversed wholly").collect(window >= nil.size());
@@ -282,7 +283,8 @@ class NilReadProperties {
                 .build();
         List<Op> known = new ArrayList<>(history);
         known.set(3, crashed(history.get(3)));
-        CheckerOptions strict = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
+        CheckerOptions strict = CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
         Verdict withRead = check(known, strict).verdict();
         Verdict withoutRead = check(infoReadsWrittenNil(known), strict).verdict();
         assertEquals(Set.of("G0"), CheckerHistories.typeNames(withRead));

@@ -60,39 +60,75 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
         return new CheckerOptions(DEFAULT_MODELS, Set.of(), 0, DEFAULT_CYCLE_SEARCH_BUDGET);
     }
 
-    public CheckerOptions withModels(Set<ConsistencyModel> models) {
-        return new CheckerOptions(models, anomalies, reorderWindow, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
+    /** A builder holding the defaults of {@link #defaults()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public CheckerOptions withAnomalies(Set<String> extra) {
-        return new CheckerOptions(consistencyModels, extra, reorderWindow, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().consistencyModels(consistencyModels).anomalies(anomalies).reorderWindow(reorderWindow)
+                .cycleSearchBudget(cycleSearchBudget).workload(workload).registerOptions(registerOptions)
+                .cycleSearchTimeoutMillis(cycleSearchTimeoutMillis);
     }
 
-    public CheckerOptions withReorderWindow(int window) {
-        return new CheckerOptions(consistencyModels, anomalies, window, cycleSearchBudget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
+    /** Builds {@link CheckerOptions}; the record's constructor checks the values. */
+    public static final class Builder {
+        private Set<ConsistencyModel> consistencyModels = DEFAULT_MODELS;
+        private Set<String> anomalies = Set.of();
+        private int reorderWindow;
+        private long cycleSearchBudget = DEFAULT_CYCLE_SEARCH_BUDGET;
+        private Workload workload = Workload.LIST_APPEND;
+        private RegisterOptions registerOptions = RegisterOptions.NONE;
+        private long cycleSearchTimeoutMillis;
+
+        private Builder() {
+        }
+
+        public Builder consistencyModels(Set<ConsistencyModel> value) {
+            consistencyModels = value;
+            return this;
+        }
+
+        public Builder anomalies(Set<String> value) {
+            anomalies = value;
+            return this;
+        }
+
+        public Builder reorderWindow(int value) {
+            reorderWindow = value;
+            return this;
+        }
+
+        public Builder cycleSearchBudget(long value) {
+            cycleSearchBudget = value;
+            return this;
+        }
+
+        public Builder workload(Workload value) {
+            workload = value;
+            return this;
+        }
+
+        public Builder registerOptions(RegisterOptions value) {
+            registerOptions = value;
+            return this;
+        }
+
+        /** Checks an rw-register history with the given version-order sources. */
+        public Builder registers(RegisterOptions value) {
+            return workload(Workload.RW_REGISTER).registerOptions(value);
+        }
+
+        public Builder cycleSearchTimeoutMillis(long value) {
+            cycleSearchTimeoutMillis = value;
+            return this;
+        }
+
+        public CheckerOptions build() {
+            return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, workload,
+                    registerOptions, cycleSearchTimeoutMillis);
+        }
     }
 
-    public CheckerOptions withCycleSearchBudget(long budget) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, budget, workload, registerOptions,
-                cycleSearchTimeoutMillis);
-    }
-
-    /** Checks an rw-register history with the given version-order sources. */
-    public CheckerOptions withRegisters(RegisterOptions register) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget,
-                Workload.RW_REGISTER, register, cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withWorkload(Workload value) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, value,
-                registerOptions, cycleSearchTimeoutMillis);
-    }
-
-    public CheckerOptions withCycleSearchTimeoutMillis(long millis) {
-        return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, workload,
-                registerOptions, millis);
-    }
 }

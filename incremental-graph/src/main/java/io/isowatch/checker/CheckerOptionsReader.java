@@ -2,8 +2,10 @@ package io.isowatch.checker;
 
 import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.anomaly.ConsistencyModels;
-import io.isowatch.config.Durations;
+import io.isowatch.config.OptionDeclaration;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,36 +15,24 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
- * The one reader of the checker's options, from {@code key -> text} as the stream job takes its
- * options and as {@code check}, {@code replay} and {@code demo} hand over their flags, so that
- * every entry point accepts the same values and refuses the same mistakes with the same words.
- * Keys are Elle's and elle-cli's names:
- *
- * <table>
- *   <caption>Keys</caption>
- *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>consistency-models</td><td>strict-serializable</td><td>comma-separated Elle model names (aliases such as PL-2 too), or none</td></tr>
- *   <tr><td>anomalies</td><td>(none)</td><td>further anomalies to prohibit, comma-separated</td></tr>
- *   <tr><td>workload</td><td>list-append</td><td>list-append or rw-register</td></tr>
- *   <tr><td>reorder-window</td><td>0</td><td>events that may arrive ahead of one with a smaller index</td></tr>
- *   <tr><td>cycle-search-budget</td><td>5000000</td><td>edges one cycle search may visit</td></tr>
- *   <tr><td>cycle-search-timeout</td><td>0</td><td>a duration one cycle search may take; 0 for no limit</td></tr>
- *   <tr><td>wfr-keys, sequential-keys, linearizable-keys</td><td>false</td><td>rw-register's version-order assumptions</td></tr>
- * </table>
+ * The one reader of the checker's options ({@link CheckerDeclarations}), from {@code key -> text}
+ * as the stream job takes its options, or from typed values as {@code check}'s and
+ * {@code replay}'s flags hold them, so that every entry point accepts the same values and
+ * refuses the same mistakes with the same words.
  */
 public final class CheckerOptionsReader {
 
-    public static final String CONSISTENCY_MODELS = "consistency-models";
-    public static final String ANOMALIES = "anomalies";
-    public static final String WORKLOAD = "workload";
-    public static final String REORDER_WINDOW = "reorder-window";
-    public static final String CYCLE_SEARCH_BUDGET = "cycle-search-budget";
-    public static final String CYCLE_SEARCH_TIMEOUT = "cycle-search-timeout";
-    public static final String WFR_KEYS = "wfr-keys";
-    public static final String SEQUENTIAL_KEYS = "sequential-keys";
-    public static final String LINEARIZABLE_KEYS = "linearizable-keys";
+    public static final String CONSISTENCY_MODELS = CheckerDeclarations.CONSISTENCY_MODELS.key();
+    public static final String ANOMALIES = CheckerDeclarations.ANOMALIES.key();
+    public static final String WORKLOAD = CheckerDeclarations.WORKLOAD.key();
+    public static final String REORDER_WINDOW = CheckerDeclarations.REORDER_WINDOW.key();
+    public static final String CYCLE_SEARCH_BUDGET = CheckerDeclarations.CYCLE_SEARCH_BUDGET.key();
+    public static final String CYCLE_SEARCH_TIMEOUT = CheckerDeclarations.CYCLE_SEARCH_TIMEOUT.key();
+    public static final String WFR_KEYS = CheckerDeclarations.WFR_KEYS.key();
+    public static final String SEQUENTIAL_KEYS = CheckerDeclarations.SEQUENTIAL_KEYS.key();
+    public static final String LINEARIZABLE_KEYS = CheckerDeclarations.LINEARIZABLE_KEYS.key();
 
-    /** Every key with its default, in the order above. */
+    /** Every key with its default, in the declarations' order. */
     public static final Map<String, String> DEFAULTS = defaults();
 
     private CheckerOptionsReader() {
@@ -61,44 +51,26 @@ public final class CheckerOptionsReader {
                 v.put(k, value);
             }
         });
-        Workload workload = Workload.byElleName(v.get(WORKLOAD).trim());
-        if (workload == null) {
-            throw new IllegalArgumentException(name.apply(WORKLOAD) + ": unknown workload \"" + v.get(WORKLOAD)
-                    + "\"; isowatch checks list-append and rw-register histories");
-        }
-        RegisterOptions registers = new RegisterOptions(bool(v, WFR_KEYS, name), bool(v, SEQUENTIAL_KEYS, name),
-                bool(v, LINEARIZABLE_KEYS, name));
-        if (registers.any() && workload != Workload.RW_REGISTER) {
-            throw new IllegalArgumentException(name.apply(WFR_KEYS) + ", " + name.apply(SEQUENTIAL_KEYS) + " and "
-                    + name.apply(LINEARIZABLE_KEYS) + " apply to the rw-register workload only");
-        }
-        Set<ConsistencyModel> models = new LinkedHashSet<>();
-        for (String m : v.get(CONSISTENCY_MODELS).split(",")) {
-            String model = m.trim();
-            if (!model.isEmpty() && !"none".equals(model)) {
-                try {
-                    models.add(ConsistencyModel.of(model));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(name.apply(CONSISTENCY_MODELS) + ": " + e.getMessage(), e);
-                }
-            }
-        }
-        Set<String> anomalies = new LinkedHashSet<>();
-        for (String a : v.get(ANOMALIES).split(",")) {
-            String anomaly = a.trim();
-            if (!anomaly.isEmpty()) {
-                try {
-                    ConsistencyModels.checkAnomalyName(anomaly);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(name.apply(ANOMALIES) + ": " + e.getMessage(), e);
-                }
-                anomalies.add(anomaly);
-            }
-        }
-        long window = number(v, REORDER_WINDOW, name, 0, Integer.MAX_VALUE);
-        long budget = number(v, CYCLE_SEARCH_BUDGET, name, 1, Long.MAX_VALUE);
-        long timeout = Durations.parse(name.apply(CYCLE_SEARCH_TIMEOUT), v.get(CYCLE_SEARCH_TIMEOUT)).toMillis();
-        return new CheckerOptions(models, anomalies, (int) window, budget, workload, registers, timeout);
+        RegisterOptions registers = new RegisterOptions(get(CheckerDeclarations.WFR_KEYS, v, name),
+                get(CheckerDeclarations.SEQUENTIAL_KEYS, v, name), get(CheckerDeclarations.LINEARIZABLE_KEYS, v, name));
+        return typed(name)
+                .workload(v.get(WORKLOAD))
+                .registers(registers)
+                .models(split(v.get(CONSISTENCY_MODELS)))
+                .anomalies(split(v.get(ANOMALIES)))
+                .reorderWindow(get(CheckerDeclarations.REORDER_WINDOW, v, name))
+                .cycleSearchBudget(get(CheckerDeclarations.CYCLE_SEARCH_BUDGET, v, name))
+                .cycleSearchTimeout(get(CheckerDeclarations.CYCLE_SEARCH_TIMEOUT, v, name))
+                .build();
+    }
+
+    /**
+     * Reads typed values (a CLI's flags) with the same checks and messages as {@link #read}.
+     *
+     * @param name how the caller names a key in messages
+     */
+    public static Typed typed(UnaryOperator<String> name) {
+        return new Typed(name);
     }
 
     /** The options as text, one entry per key; {@code read(write(o), ...)} gives an equal record. */
@@ -117,38 +89,110 @@ public final class CheckerOptionsReader {
         return m;
     }
 
-    private static boolean bool(Map<String, String> v, String key, UnaryOperator<String> name) {
-        String t = v.get(key).trim();
-        if (t.equals("true") || t.equals("false")) {
-            return Boolean.parseBoolean(t);
+    /**
+     * The checker's options from typed values, each checked once as {@link #read} checks it; a
+     * value not given keeps its declared default.
+     */
+    public static final class Typed {
+        private final UnaryOperator<String> name;
+        private final CheckerOptions.Builder options = CheckerOptions.builder();
+        private Workload workload = Workload.LIST_APPEND;
+        private RegisterOptions registers = RegisterOptions.NONE;
+
+        private Typed(UnaryOperator<String> name) {
+            this.name = name;
         }
-        throw new IllegalArgumentException(name.apply(key) + ": expected true or false, got \"" + v.get(key) + "\"");
+
+        public Typed workload(String elleName) {
+            workload = Workload.byElleName(elleName.trim());
+            if (workload == null) {
+                throw new IllegalArgumentException(name.apply(WORKLOAD) + ": unknown workload \"" + elleName
+                        + "\"; isowatch checks list-append and rw-register histories");
+            }
+            return this;
+        }
+
+        public Typed registers(RegisterOptions value) {
+            registers = value;
+            return this;
+        }
+
+        /** Model names; {@code none} and empty names are skipped. */
+        public Typed models(Collection<String> names) {
+            Set<ConsistencyModel> models = new LinkedHashSet<>();
+            for (String m : names) {
+                String model = m.trim();
+                if (!model.isEmpty() && !"none".equals(model)) {
+                    try {
+                        models.add(ConsistencyModel.of(model));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(name.apply(CONSISTENCY_MODELS) + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+            options.consistencyModels(models);
+            return this;
+        }
+
+        public Typed anomalies(Collection<String> names) {
+            Set<String> anomalies = new LinkedHashSet<>();
+            for (String a : names) {
+                String anomaly = a.trim();
+                if (!anomaly.isEmpty()) {
+                    try {
+                        ConsistencyModels.checkAnomalyName(anomaly);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(name.apply(ANOMALIES) + ": " + e.getMessage(), e);
+                    }
+                    anomalies.add(anomaly);
+                }
+            }
+            options.anomalies(anomalies);
+            return this;
+        }
+
+        public Typed reorderWindow(int value) {
+            options.reorderWindow(CheckerDeclarations.REORDER_WINDOW.type().check(name.apply(REORDER_WINDOW), value));
+            return this;
+        }
+
+        public Typed cycleSearchBudget(long value) {
+            options.cycleSearchBudget(
+                    CheckerDeclarations.CYCLE_SEARCH_BUDGET.type().check(name.apply(CYCLE_SEARCH_BUDGET), value));
+            return this;
+        }
+
+        public Typed cycleSearchTimeout(Duration value) {
+            options.cycleSearchTimeoutMillis(CheckerDeclarations.CYCLE_SEARCH_TIMEOUT.type()
+                    .check(name.apply(CYCLE_SEARCH_TIMEOUT), value).toMillis());
+            return this;
+        }
+
+        /**
+         * The options.
+         *
+         * @throws IllegalArgumentException when a version-order assumption is given for list-append
+         */
+        public CheckerOptions build() {
+            if (registers.any() && workload != Workload.RW_REGISTER) {
+                throw new IllegalArgumentException(name.apply(WFR_KEYS) + ", " + name.apply(SEQUENTIAL_KEYS) + " and "
+                        + name.apply(LINEARIZABLE_KEYS) + " apply to the rw-register workload only");
+            }
+            return options.workload(workload).registerOptions(registers).build();
+        }
     }
 
-    private static long number(Map<String, String> v, String key, UnaryOperator<String> name, long min, long max) {
-        try {
-            long n = Long.parseLong(v.get(key).trim());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below
-        }
-        throw new IllegalArgumentException(name.apply(key) + ": expected a whole number from " + min
-                + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? " up" : " to " + max) + ", got \"" + v.get(key) + "\"");
+    private static java.util.List<String> split(String commaSeparated) {
+        return java.util.List.of(commaSeparated.split(","));
+    }
+
+    private static <T> T get(OptionDeclaration<T> option, Map<String, String> v, UnaryOperator<String> name) {
+        return option.parse(name.apply(option.key()), v.get(option.key()));
     }
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put(CONSISTENCY_MODELS, "strict-serializable");
-        d.put(ANOMALIES, "");
-        d.put(WORKLOAD, "list-append");
-        d.put(REORDER_WINDOW, "0");
-        d.put(CYCLE_SEARCH_BUDGET, Long.toString(CheckerOptions.DEFAULT_CYCLE_SEARCH_BUDGET));
-        d.put(CYCLE_SEARCH_TIMEOUT, "0");
-        d.put(WFR_KEYS, "false");
-        d.put(SEQUENTIAL_KEYS, "false");
-        d.put(LINEARIZABLE_KEYS, "false");
+        CheckerDeclarations.ALL.forEach(o -> d.put(o.key(), o.defaultText()));
         return Collections.unmodifiableMap(d);
     }
 }

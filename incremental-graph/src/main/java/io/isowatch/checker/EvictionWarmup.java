@@ -68,7 +68,8 @@ public final class EvictionWarmup {
      */
     static long run(Workload workload) {
         List<String> findings = new ArrayList<>();
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload),
+        IncrementalChecker checker = new IncrementalChecker(
+                CheckerOptions.defaults().toBuilder().workload(workload).build(),
                 new AtomTable(), f -> findings.add(f.type().elleName()));
         long index = 0;
         long[] written = new long[WRITES_PER_KEY];

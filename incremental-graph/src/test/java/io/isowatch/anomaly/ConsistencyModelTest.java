@@ -54,7 +54,8 @@ class ConsistencyModelTest {
         // The record takes ConsistencyModels, so a bare string does not compile; the one way in
         // from text refuses the name before an options record exists.
         assertThrows(IllegalArgumentException.class,
-                () -> CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(Set.of("bogus"))));
+                () -> CheckerOptions.defaults().toBuilder()
+                        .consistencyModels(ConsistencyModel.ofNames(Set.of("bogus"))).build());
         assertEquals(Set.of(ConsistencyModel.STRICT_SERIALIZABLE), CheckerOptions.defaults().consistencyModels());
     }
 
@@ -71,10 +72,11 @@ class ConsistencyModelTest {
     void checkerOptions_survivesJavaSerialization_equal() throws Exception {
         // The stream job ships the options inside a function, which Flink serializes this way.
         CheckerOptions options = CheckerOptions.defaults()
-                .withModels(ConsistencyModel.ofNames(Set.of("serializable", "PL-2", "strict-serializable")))
-                .withAnomalies(Set.of("G1a"))
-                .withWorkload(Workload.RW_REGISTER)
-                .withCycleSearchTimeoutMillis(250);
+                .toBuilder().consistencyModels(ConsistencyModel.ofNames(Set.of("serializable", "PL-2",
+                        "strict-serializable")))
+                .anomalies(Set.of("G1a"))
+                .workload(Workload.RW_REGISTER)
+                .cycleSearchTimeoutMillis(250).build();
         assertEquals(options, deserialize(serialize(options)));
     }
 

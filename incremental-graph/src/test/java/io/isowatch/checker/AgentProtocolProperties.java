@@ -57,7 +57,8 @@ class AgentProtocolProperties {
         SplittableRandom random = new SplittableRandom(seed);
         List<Op> history = keepingTheProtocol(CheckerMutator.mutate(ListAppendGenerator.generate(generator),
                 mutationRate, random));
-        compare(CheckerOptions.defaults().withModels(MODELS), history, reorderWindow, random);
+        compare(CheckerOptions.defaults().toBuilder().consistencyModels(MODELS)
+                .build(), history, reorderWindow, random);
     }
 
     @Property(tries = 300, seed = "20261205")
@@ -69,7 +70,8 @@ class AgentProtocolProperties {
         SplittableRandom random = new SplittableRandom(seed);
         List<Op> history = keepingTheProtocol(RegisterMutator.mutate(RegisterGenerator.generate(generator),
                 mutationRate, random));
-        compare(CheckerOptions.defaults().withModels(MODELS).withWorkload(Workload.RW_REGISTER), history,
+        compare(CheckerOptions.defaults().toBuilder().consistencyModels(MODELS).workload(Workload.RW_REGISTER)
+                .build(), history,
                 reorderWindow, random);
     }
 
@@ -83,8 +85,8 @@ class AgentProtocolProperties {
         List<Op> history = keepingTheProtocol(register
                 ? RegisterMutator.mutate(RegisterGenerator.generate(generator), 0.3, random)
                 : CheckerMutator.mutate(ListAppendGenerator.generate(generator), 0.3, random));
-        CheckerOptions options = CheckerOptions.defaults().withModels(MODELS)
-                .withWorkload(register ? Workload.RW_REGISTER : Workload.LIST_APPEND);
+        CheckerOptions options = CheckerOptions.defaults().toBuilder().consistencyModels(MODELS)
+                .workload(register ? Workload.RW_REGISTER : Workload.LIST_APPEND).build();
         try {
             Run.of(options, history, false, 0, random);
         } catch (HistoryViolationException malformed) {
@@ -116,7 +118,8 @@ class AgentProtocolProperties {
         } catch (HistoryViolationException malformed) {
             return; // the mutation broke Jepsen's process rules; nothing to compare
         }
-        Run protocol = Run.of(options.withReorderWindow(reorderWindow), history, true, reorderWindow, random);
+        Run protocol = Run.of(options.toBuilder().reorderWindow(reorderWindow)
+                .build(), history, true, reorderWindow, random);
         String where = "\n" + CheckerHistories.jsonLines(history);
         assertEquals(counts(reference.all()), counts(protocol.all()),
                 () -> "under the protocol the findings differ from the whole history's" + where);

@@ -31,7 +31,8 @@ class AgentProtocolTest {
     private long index;
 
     private IncrementalChecker checker(Workload workload) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload),
+        IncrementalChecker checker = new IncrementalChecker(
+                    CheckerOptions.defaults().toBuilder().workload(workload).build(),
                 new AtomTable(), streamed::add);
         checker.followAgentProtocol();
         return checker;
@@ -144,7 +145,8 @@ class AgentProtocolTest {
     void resumedFromACut_judgesOnlyKeysFirstTouchedAfterIt_forWorkload() {
         for (Workload workload : Workload.values()) {
             streamed.clear();
-            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withWorkload(workload),
+            IncrementalChecker checker = new IncrementalChecker(
+                    CheckerOptions.defaults().toBuilder().workload(workload).build(),
                     new AtomTable(), streamed::add);
             checker.historyTruncated();
             Roaring64Bitmap before = new Roaring64Bitmap();

@@ -25,7 +25,8 @@ class BusySnapshotIsolationTest {
 
     private static Verdict check(Set<String> models) {
         AtomTable atoms = new AtomTable();
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)), atoms);
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(ConsistencyModel.ofNames(models)).build(), atoms);
         try (InputStream in = BusySnapshotIsolationTest.class.getResourceAsStream(
                 "/regressions/busy-snapshot-isolation-store.jsonl.gz");
              HistoryReader reader = HistoryReader.open("busy-snapshot-isolation-store.jsonl.gz", in, atoms)) {

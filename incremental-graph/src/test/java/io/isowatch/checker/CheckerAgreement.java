@@ -84,11 +84,11 @@ final class CheckerAgreement {
             inOrder = check.apply(history, options);
         } catch (RuntimeException e) {
             RuntimeException again = assertThrows(RuntimeException.class,
-                    () -> check.apply(shuffled, options.withReorderWindow(window)), context);
+                    () -> check.apply(shuffled, options.toBuilder().reorderWindow(window).build()), context);
             assertEquals(String.valueOf(e), String.valueOf(again), context);
             return;
         }
-        Verdict reordered = check.apply(shuffled, options.withReorderWindow(window));
+        Verdict reordered = check.apply(shuffled, options.toBuilder().reorderWindow(window).build());
         assertEquals(inOrder.valid(), reordered.valid(), () -> "valid, " + context.get());
         assertEquals(inOrder.anomalyTypes(), reordered.anomalyTypes(), () -> "anomaly types, " + context.get());
         assertEquals(inOrder.not(), reordered.not(), () -> "not, " + context.get());

@@ -181,8 +181,9 @@ final class CheckerHistories {
     record Loaded(List<Op> ops, AtomTable atoms, Set<String> models, Set<String> anomalies,
                   RegisterOptions registers) {
         CheckerOptions options() {
-            CheckerOptions o = CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withAnomalies(anomalies);
-            return registers == null ? o : o.withRegisters(registers);
+            CheckerOptions o = CheckerOptions.defaults().toBuilder()
+                    .consistencyModels(ConsistencyModel.ofNames(models)).anomalies(anomalies).build();
+            return registers == null ? o : o.toBuilder().registers(registers).build();
         }
 
         boolean listAppend() {

@@ -60,19 +60,20 @@ class CheckerProperties {
         }
 
         CheckerOptions options() {
-            return CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withAnomalies(anomalies);
+            return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models))
+                    .anomalies(anomalies).build();
         }
     }
 
     /** Strict-serializable by construction: the generator's stale-read fault stays off. */
     @Provide
     Arbitrary<GeneratorOptions> small() {
-        return GeneratorArbitraries.smallHistories(40).map(o -> o.withStaleReadRate(0));
+        return GeneratorArbitraries.smallHistories(40).map(o -> o.toBuilder().staleReadRate(0).build());
     }
 
     @Provide
     Arbitrary<GeneratorOptions> tiny() {
-        return GeneratorArbitraries.smallHistories(16).map(o -> o.withStaleReadRate(0));
+        return GeneratorArbitraries.smallHistories(16).map(o -> o.toBuilder().staleReadRate(0).build());
     }
 
     @Provide

@@ -30,7 +30,8 @@ class CompletionWritesTest {
 
     @Test
     void completionWithOtherAppends_isAViolation_andTheProcessIsCheckedOn() {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of("serializable"))),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(java.util.Set.of(ConsistencyModel.of("serializable"))).build(),
                 new AtomTable());
         checker.accept(op(0, OpType.INVOKE, 0, append(1, 1), new MicroOp.Read(2, null)));
         HistoryViolationException e = assertThrows(HistoryViolationException.class,

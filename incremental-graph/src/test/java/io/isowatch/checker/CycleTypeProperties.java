@@ -49,7 +49,8 @@ class CycleTypeProperties {
         Assume.that(expected != null);
         Set<String> found = new TreeSet<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)), new AtomTable(),
+                CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models)).build(),
+                new AtomTable(),
                 f -> found.add(f.type().elleName()));
         history.forEach(checker::accept);
         checker.finish();

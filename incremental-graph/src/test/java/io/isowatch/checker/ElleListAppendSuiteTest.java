@@ -228,11 +228,12 @@ class ElleListAppendSuiteTest {
     }
 
     private static CheckerOptions models(String... names) {
-        return CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(List.of(names)));
+        return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(List.of(names)))
+                .build();
     }
 
     /** {@code {:consistency-models nil, :anomalies [...]}}. */
     private static CheckerOptions none(String... anomalies) {
-        return CheckerOptions.defaults().withModels(Set.of()).withAnomalies(Set.of(anomalies));
+        return CheckerOptions.defaults().toBuilder().consistencyModels(Set.of()).anomalies(Set.of(anomalies)).build();
     }
 }

@@ -196,13 +196,13 @@ class ElleRwRegisterSuiteTest {
     }
 
     private static CheckerOptions models(RegisterOptions sources, String... names) {
-        return CheckerOptions.defaults().withWorkload(Workload.RW_REGISTER)
-                .withModels(ConsistencyModel.ofNames(List.of(names))).withRegisters(sources);
+        return CheckerOptions.defaults().toBuilder().workload(Workload.RW_REGISTER)
+                .consistencyModels(ConsistencyModel.ofNames(List.of(names))).registers(sources).build();
     }
 
     /** {@code {:consistency-models nil, :anomalies [...]}}. */
     private static CheckerOptions anomalies(RegisterOptions sources, String... names) {
-        return CheckerOptions.defaults().withWorkload(Workload.RW_REGISTER).withModels(Set.of())
-                .withAnomalies(Set.of(names)).withRegisters(sources);
+        return CheckerOptions.defaults().toBuilder().workload(Workload.RW_REGISTER).consistencyModels(Set.of())
+                .anomalies(Set.of(names)).registers(sources).build();
     }
 }

@@ -116,9 +116,9 @@ class EvictionProperties {
                                                                       @ForAll @DoubleRange(min = 0.1, max = 0.6) double staleRate,
                                                                       @ForAll @DoubleRange(min = 0.02, max = 0.5) double evictRate,
                                                                       @ForAll @LongRange(min = 0, max = 1000) long seed) {
-        List<Op> history = RegisterGenerator.generate(generator.withStaleReadRate(staleRate));
-        CheckerOptions options = CheckerOptions.defaults().withModels(models.models)
-                .withRegisters(sources.options).withWorkload(Workload.RW_REGISTER);
+        List<Op> history = RegisterGenerator.generate(generator.toBuilder().staleReadRate(staleRate).build());
+        CheckerOptions options = CheckerOptions.defaults().toBuilder().consistencyModels(models.models)
+                .registers(sources.options).workload(Workload.RW_REGISTER).build();
         compare(options, history, evictRate, new SplittableRandom(seed));
     }
 
@@ -133,11 +133,11 @@ class EvictionProperties {
     void longFaultyHistory_evictingByTime_staysBounded_andReportsOnlyWhatTheWholeProves(
             @ForAll boolean register, @ForAll("models") Models models,
             @ForAll @LongRange(min = 0, max = 1_000_000) long seed) {
-        GeneratorOptions generator = GeneratorOptions.defaults().withTxnCount(6000).withConcurrency(10)
-                .withKeyCount(8).withFaultRates(0.02, 0.01).withStaleReadRate(0.02).withSeed(seed);
+        GeneratorOptions generator = GeneratorOptions.defaults().toBuilder().txnCount(6000).concurrency(10)
+                .keyCount(8).faultRates(0.02, 0.01).staleReadRate(0.02).seed(seed).build();
         List<Op> history = register ? RegisterGenerator.generate(generator) : ListAppendGenerator.generate(generator);
-        CheckerOptions options = CheckerOptions.defaults().withModels(models.models)
-                .withWorkload(register ? Workload.RW_REGISTER : Workload.LIST_APPEND);
+        CheckerOptions options = CheckerOptions.defaults().toBuilder().consistencyModels(models.models)
+                .workload(register ? Workload.RW_REGISTER : Workload.LIST_APPEND).build();
         Run whole = Run.evicting(options, history, 0, new SplittableRandom(seed));
         long window = (history.get(history.size() - 1).time() - history.get(0).time()) / 20;
         Run part = new Run(options);
@@ -219,7 +219,7 @@ class EvictionProperties {
     }
 
     private static CheckerOptions listAppend(Models models) {
-        return CheckerOptions.defaults().withModels(models.models);
+        return CheckerOptions.defaults().toBuilder().consistencyModels(models.models).build();
     }
 
     /** One checker's run over a history, forgetting a random prefix of what it holds now and then. */

@@ -18,7 +18,8 @@ class ForbiddenFindingsTest {
 
     private static IncrementalChecker checkWriteSkew(String model) {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of(model))), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of(model)))
+                        .build(), new AtomTable());
         long x = 1;
         long y = 2;
         checker.accept(new Op(0, 0, OpType.INVOKE, 1, List.of(new MicroOp.Read(x, null), new MicroOp.Append(y, 1))));

@@ -70,7 +70,7 @@ class GoldenHistoriesTest {
     static Verdict check(Golden.Case c, int window) {
         AtomTable atoms = new AtomTable();
         List<Op> ops = c.ops(atoms);
-        CheckerOptions options = c.checkerOptions().withReorderWindow(window);
+        CheckerOptions options = c.checkerOptions().toBuilder().reorderWindow(window).build();
         IncrementalChecker checker = new IncrementalChecker(options, atoms);
         if (window > 0) {
             // Deliver in reverse within the window: the worst order the window allows.

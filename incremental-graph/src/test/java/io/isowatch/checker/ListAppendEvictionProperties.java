@@ -114,7 +114,8 @@ class ListAppendEvictionProperties {
             @ForAll(supplier = GeneratorArbitraries.Any.class) GeneratorOptions generator,
             @ForAll @IntRange(min = 1, max = 4) int evictions,
             @ForAll long evictionSeed) {
-        List<Op> history = ListAppendGenerator.generate(generator.withTxnCount(Math.max(40, generator.txnCount())));
+        List<Op> history = ListAppendGenerator.generate(generator.toBuilder()
+                .txnCount(Math.max(40, generator.txnCount())).build());
         SplittableRandom random = new SplittableRandom(evictionSeed);
         InferenceRun run = new InferenceRun();
         Set<Integer> at = evictionPoints(history.size(), evictions, random);

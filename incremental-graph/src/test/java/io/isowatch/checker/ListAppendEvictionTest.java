@@ -218,8 +218,8 @@ class ListAppendEvictionTest {
      */
     @Test
     void longHistoryWithRetiringKeys_evictedPeriodically_keepsOnlyTheKeysOfTheRetainedTransactions() {
-        List<Op> h = ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(20_000)
-                .withMaxWritesPerKey(4).withFaultRates(0.05, 0.05).withStaleReadRate(0.05).withSeed(18));
+        List<Op> h = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(20_000)
+                .maxWritesPerKey(4).faultRates(0.05, 0.05).staleReadRate(0.05).seed(18).build());
         int most = 0;
         for (int i = 0; i < h.size(); i++) {
             run.accept(h.get(i));

@@ -39,7 +39,7 @@ class MissingInvocationProperties {
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(40).map(o -> o.withStaleReadRate(0));
+        return GeneratorArbitraries.smallHistories(40).map(o -> o.toBuilder().staleReadRate(0).build());
     }
 
     @Provide

@@ -69,7 +69,7 @@ class RegisterCheckerProperties {
     /** Correct by construction: the generator's stale-read fault stays off. */
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(30).map(o -> o.withStaleReadRate(0));
+        return GeneratorArbitraries.smallHistories(30).map(o -> o.toBuilder().staleReadRate(0).build());
     }
 
     /**
@@ -84,19 +84,19 @@ class RegisterCheckerProperties {
                 Tuple.of(1, Arbitraries.just(0.0)),
                 Tuple.of(2, Arbitraries.doubles().between(0.1, 0.6).ofScale(2)));
         Arbitrary<Double> fault = Arbitraries.doubles().between(0, 0.2).ofScale(2);
-        return Builders.withBuilder(GeneratorOptions::defaults)
-                .use(Arbitraries.longs().between(4, 24)).in(GeneratorOptions::withTxnCount)
-                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions::withConcurrency)
-                .use(Arbitraries.integers().between(1, 3)).in(GeneratorOptions::withKeyCount)
-                .use(Arbitraries.integers().between(1, 4)).in((o, max) -> o.withTxnLength(1, max))
-                .use(Arbitraries.integers().between(2, 8)).in(GeneratorOptions::withMaxWritesPerKey)
-                .use(Arbitraries.doubles().between(0.3, 0.7).ofScale(2)).in(GeneratorOptions::withReadProbability)
-                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions::withKeyDistribution)
+        return Builders.withBuilder(() -> GeneratorOptions.defaults().toBuilder())
+                .use(Arbitraries.longs().between(4, 24)).in(GeneratorOptions.Builder::txnCount)
+                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions.Builder::concurrency)
+                .use(Arbitraries.integers().between(1, 3)).in(GeneratorOptions.Builder::keyCount)
+                .use(Arbitraries.integers().between(1, 4)).in((o, max) -> o.txnLength(1, max))
+                .use(Arbitraries.integers().between(2, 8)).in(GeneratorOptions.Builder::maxWritesPerKey)
+                .use(Arbitraries.doubles().between(0.3, 0.7).ofScale(2)).in(GeneratorOptions.Builder::readProbability)
+                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions.Builder::keyDistribution)
                 .use(Combinators.combine(fault, fault).as(Tuple::of))
-                .in((o, rates) -> o.withFaultRates(rates.get1(), rates.get2()))
-                .use(stale).in(GeneratorOptions::withStaleReadRate)
-                .use(Arbitraries.longs()).in(GeneratorOptions::withSeed)
-                .build();
+                .in((o, rates) -> o.faultRates(rates.get1(), rates.get2()))
+                .use(stale).in(GeneratorOptions.Builder::staleReadRate)
+                .use(Arbitraries.longs()).in(GeneratorOptions.Builder::seed)
+                .build(GeneratorOptions.Builder::build);
     }
 
     @Provide

@@ -50,7 +50,7 @@ class RegisterEvictionProperties {
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0));
+        return GeneratorArbitraries.smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).build());
     }
 
     /** A correct or a stale store, of up to 60 transactions. */
@@ -59,7 +59,8 @@ class RegisterEvictionProperties {
         Arbitrary<Double> stale = Arbitraries.frequencyOf(
                 Tuple.of(1, Arbitraries.just(0.0)),
                 Tuple.of(2, Arbitraries.doubles().between(0.1, 0.6).ofScale(2)));
-        return Combinators.combine(GeneratorArbitraries.smallHistories(60), stale).as(GeneratorOptions::withStaleReadRate);
+        return Combinators.combine(GeneratorArbitraries.smallHistories(60), stale).as((o, rate) -> o.toBuilder()
+                .staleReadRate(rate).build());
     }
 
     /** One to four evictions; one in five forgets every transaction invoked so far. */
@@ -147,8 +148,8 @@ class RegisterEvictionProperties {
             @ForAll RegisterHistories.Sources sources,
             @ForAll("evictions") List<Eviction> evictions,
             @ForAll long seed) {
-        List<Op> history = RegisterMutator.mutate(RegisterGenerator.generate(generator.withTxnCount(
-                4 * generator.txnCount())), 0.1, new SplittableRandom(seed));
+        List<Op> history = RegisterMutator.mutate(RegisterGenerator.generate(generator.toBuilder().txnCount(
+                4 * generator.txnCount()).build()), 0.1, new SplittableRandom(seed));
         int[] held = {0};
         RegisterInferenceDriver part = run(history, sources.options, evictions, driver -> {
             Set<Long> keys = driver.inference().keysHeld();

@@ -66,7 +66,8 @@ final class RegisterHistories {
 
     /** Register checker options for the given models and sources. */
     static CheckerOptions options(java.util.Set<String> models, RegisterOptions sources) {
-        return CheckerOptions.defaults().withModels(ConsistencyModel.ofNames(models)).withRegisters(sources);
+        return CheckerOptions.defaults().toBuilder().consistencyModels(ConsistencyModel.ofNames(models))
+                .registers(sources).build();
     }
 
     /** Runs the incremental checker over {@code ops} in the order given. */

@@ -99,7 +99,8 @@ class TruncatedHistoryProperties {
     }
 
     private static IncrementalChecker checker(boolean truncated) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(MODELS), new AtomTable());
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(MODELS).build(), new AtomTable());
         if (truncated) {
             checker.historyTruncated();
         }

@@ -37,7 +37,8 @@ class WorkloadMicroOpsTest {
     @Test
     void listAppend_refusesARegisterWrite_andChecksTheProcessOn() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), new AtomTable());
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), new AtomTable());
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
                 () -> checker.accept(op(0, OpType.INVOKE, 0, new MicroOp.Append(1, 1), new MicroOp.Write(2, 7))));
         assertTrue(e.getMessage().contains("index 0: micro-op 2 is [:w 2 7], a register write; a list-append history"
@@ -67,7 +68,7 @@ class WorkloadMicroOpsTest {
     @Test
     void rwRegister_refusesAnAppend() {
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withWorkload(Workload.RW_REGISTER), new AtomTable());
+                CheckerOptions.defaults().toBuilder().workload(Workload.RW_REGISTER).build(), new AtomTable());
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
                 () -> checker.accept(op(0, OpType.INVOKE, 0, new MicroOp.Write(1, 1), new MicroOp.Append(1, 2))));
         assertTrue(e.getMessage().contains("index 0: micro-op 2 is [:append 1 2], an append; an rw-register history"
@@ -80,7 +81,7 @@ class WorkloadMicroOpsTest {
         lists.accept(op(0, OpType.INVOKE, 0, new MicroOp.Append(1, 1), unknownRead(1)));
         lists.accept(op(1, OpType.OK, 0, new MicroOp.Append(1, 1), read(1, 1)));
         IncrementalChecker registers = new IncrementalChecker(
-                CheckerOptions.defaults().withWorkload(Workload.RW_REGISTER), new AtomTable());
+                CheckerOptions.defaults().toBuilder().workload(Workload.RW_REGISTER).build(), new AtomTable());
         registers.accept(op(0, OpType.INVOKE, 0, new MicroOp.Write(1, 1), unknownRead(1)));
         registers.accept(op(1, OpType.OK, 0, new MicroOp.Write(1, 1), read(1, 1)));
         assertEquals(1, lists.transactions());

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What closing reads promise ({@link GeneratorOptions#withClosingReads(boolean)}), for both
+ * What closing reads promise ({@link GeneratorOptions#closingReads()}), for both
  * generators: every key written is read once more after every transaction that wrote it has
  * completed; what it read is then evidence for every append that took effect; a correct store
  * stays valid; and on a faulty store, the closing reads only add to what the checker finds.
@@ -43,13 +43,14 @@ class ClosingReadsProperties {
 
     @Provide
     Arbitrary<GeneratorOptions> correct() {
-        return GeneratorArbitraries.smallHistories(60).map(o -> o.withStaleReadRate(0).withClosingReads(true));
+        return GeneratorArbitraries.smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).closingReads(true)
+                .build());
     }
 
     @Provide
     Arbitrary<GeneratorOptions> faulty() {
         return GeneratorArbitraries.smallHistories(60).flatMap(o -> Arbitraries.doubles().between(0.05, 0.5)
-                .ofScale(2).map(stale -> o.withStaleReadRate(stale).withClosingReads(true)));
+                .ofScale(2).map(stale -> o.toBuilder().staleReadRate(stale).closingReads(true).build()));
     }
 
     @Property(tries = 400, seed = "20261204")
@@ -62,7 +63,7 @@ class ClosingReadsProperties {
         }
         generated.assertWellFormed();
         // The replay compares reads exactly, so it needs the store without its stale reads.
-        GeneratedHistory.of(options.withStaleReadRate(0), false).assertSerialReplayMatches();
+        GeneratedHistory.of(options.toBuilder().staleReadRate(0).build(), false).assertSerialReplayMatches();
     }
 
     /**
@@ -192,9 +193,9 @@ class ClosingReadsProperties {
 
     static Verdict check(List<Op> history, boolean registers) {
         CheckerOptions options = CheckerOptions.defaults()
-                .withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
+                .toBuilder().consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
         if (registers) {
-            options = options.withRegisters(RegisterOptions.NONE);
+            options = options.toBuilder().registers(RegisterOptions.NONE).build();
         }
         IncrementalChecker checker = new IncrementalChecker(options, new AtomTable());
         history.forEach(checker::accept);

@@ -18,13 +18,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Closing reads in the generator, by example; {@link ClosingReadsProperties} holds the general promises. */
 class ClosingReadsTest {
 
-    private static final GeneratorOptions CLOSING = GeneratorOptions.defaults().withTxnCount(10_000)
-            .withClosingReads(true).withSeed(5);
+    private static final GeneratorOptions CLOSING = GeneratorOptions.defaults().toBuilder().txnCount(10_000)
+            .closingReads(true).seed(5).build();
 
     @Test
     void defaults_haveNoClosingReads_soEverySeedKeepsItsHistory() {
         assertFalse(GeneratorOptions.defaults().closingReads());
-        GeneratedHistory plain = GeneratedHistory.of(GeneratorOptions.defaults().withTxnCount(2_000));
+        GeneratedHistory plain = GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(2_000).build());
         assertTrue(plain.closingReads().isEmpty());
         assertEquals(4_000, plain.history().size());
     }
@@ -48,7 +48,7 @@ class ClosingReadsTest {
 
     @Test
     void closingReads_runOnTheThreadsProcess_andAnInfoRetiresIt() {
-        GeneratorOptions options = CLOSING.withFaultRates(0.1, 0.1);
+        GeneratorOptions options = CLOSING.toBuilder().faultRates(0.1, 0.1).build();
         GeneratedHistory generated = GeneratedHistory.of(options);
         generated.assertWellFormed();
         GeneratedHistory.assertInfoProcessesRetire(generated.history(), options.concurrency());
@@ -61,7 +61,7 @@ class ClosingReadsTest {
 
     @Test
     void registers_closingReadIsARegisterRead() {
-        GeneratedHistory generated = GeneratedHistory.of(CLOSING.withTxnCount(2_000), true);
+        GeneratedHistory generated = GeneratedHistory.of(CLOSING.toBuilder().txnCount(2_000).build(), true);
         assertFalse(generated.closingReads().isEmpty());
         for (long i : generated.closingReads()) {
             List<MicroOp> txn = generated.history().get((int) i).value();
@@ -80,7 +80,7 @@ class ClosingReadsTest {
 
     @Test
     void endEarly_stopsInvokingAndEndsTheHistoryWithEveryWrittenKeyRead() {
-        GeneratorOptions endless = CLOSING.withTxnCount(Long.MAX_VALUE / 4);
+        GeneratorOptions endless = CLOSING.toBuilder().txnCount(Long.MAX_VALUE / 4).build();
         java.util.List<Long> closing = new java.util.ArrayList<>();
         ListAppendGenerator generator = new ListAppendGenerator(endless, i -> { }, closing::add);
         java.util.List<Op> history = new java.util.ArrayList<>();
@@ -122,8 +122,8 @@ class ClosingReadsTest {
 
     @Test
     void hasNext_endsAfterTheLastClosingRead() {
-        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().withTxnCount(1)
-                .withTxnLength(1, 1).withReadProbability(0).withClosingReads(true));
+        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1)
+                .txnLength(1, 1).readProbability(0).closingReads(true).build());
         List<Op> events = new java.util.ArrayList<>();
         generator.forEachRemaining(events::add);
         assertEquals(4, events.size(), "one append, then the closing read of its key: " + events);
@@ -131,7 +131,8 @@ class ClosingReadsTest {
         assertArrayEqualsOne(((MicroOp.Read) events.get(3).value().get(0)).values());
         assertFalse(generator.hasNext());
         assertThrows(NoSuchElementException.class, generator::next);
-        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(0).withClosingReads(true))
+        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(0)
+                .closingReads(true).build())
                 .isEmpty());
     }
 

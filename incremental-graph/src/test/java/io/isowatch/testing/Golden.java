@@ -54,12 +54,13 @@ public final class Golden {
         public CheckerOptions checkerOptions() {
             List<String> anomalies = strings("anomalies");
             CheckerOptions options = CheckerOptions.defaults()
-                    .withModels(ConsistencyModel.ofNames(strings("consistency-models")))
-                    .withAnomalies(new HashSet<>(anomalies == null ? List.of() : anomalies));
+                    .toBuilder().consistencyModels(ConsistencyModel.ofNames(strings("consistency-models")))
+                    .anomalies(new HashSet<>(anomalies == null ? List.of() : anomalies)).build();
             if ("rw-register".equals(expected.get("workload"))) {
                 Map<String, Object> r = (Map<String, Object>) expected.getOrDefault("register-options", Map.of());
-                options = options.withRegisters(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
-                        Boolean.TRUE.equals(r.get("sequential-keys")), Boolean.TRUE.equals(r.get("linearizable-keys"))));
+                options = options.toBuilder().registers(new RegisterOptions(Boolean.TRUE.equals(r.get("wfr-keys")),
+                        Boolean.TRUE.equals(r.get("sequential-keys")),
+                                Boolean.TRUE.equals(r.get("linearizable-keys")))).build();
             }
             return options;
         }

@@ -110,12 +110,21 @@ public final class LocalPipeline implements AutoCloseable {
      * @throws IllegalArgumentException as {@link JobOptions#parse}, for an unknown key or a bad value
      */
     public JobOptions jobOptions(Map<String, String> settings) {
+        return JobOptions.parse(raw(settings));
+    }
+
+    /** As {@link #jobOptions(Map)}, with the checker's options already parsed ({@code check}'s flags, say). */
+    public JobOptions jobOptions(Map<String, String> settings, CheckerOptions checks) {
+        return JobOptions.parse(raw(settings), checks);
+    }
+
+    private Map<String, String> raw(Map<String, String> settings) {
         Map<String, String> raw = new LinkedHashMap<>();
         raw.put(JobOptions.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
         raw.put(JobOptions.HISTORY_TOPIC, topic);
         raw.put(JobOptions.PARALLELISM, Integer.toString(partitions));
         raw.putAll(settings);
-        return JobOptions.parse(raw);
+        return raw;
     }
 
     /**
@@ -131,8 +140,8 @@ public final class LocalPipeline implements AutoCloseable {
      * The checker job on this pipeline's topic: read forever, or when {@code bounded} up to the
      * end the topic has when the job starts (replay publishes everything first).
      */
-    public CheckerJob checkerJob(JobOptions options, CheckerOptions checks, JobSinks sinks, boolean bounded) {
-        return new CheckerJob(options, checks, bounded
+    public CheckerJob checkerJob(JobOptions options, JobSinks sinks, boolean bounded) {
+        return new CheckerJob(options, bounded
                 ? CheckerJob.kafkaSourceBuilder(options).setBounded(OffsetsInitializer.latest()).build()
                 : CheckerJob.kafkaSource(options), sinks);
     }

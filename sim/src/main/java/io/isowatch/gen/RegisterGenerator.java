@@ -29,7 +29,7 @@ import java.util.function.LongConsumer;
  * before the current one ({@code nil} counts as the first version), as a lagging replica would.
  *
  * <p>Every invocation is completed: the history holds exactly {@code 2 × txnCount} events, plus
- * 2 per closing read ({@link GeneratorOptions#withClosingReads(boolean)}; a closing read of a
+ * 2 per closing read ({@link GeneratorOptions#closingReads()}; a closing read of a
  * register is a register read).
  * Cost: O(maxTxnLength) per event; memory O((keyCount + concurrency × maxTxnLength) ×
  * maxWritesPerKey), independent of {@code txnCount}. Not thread-safe.

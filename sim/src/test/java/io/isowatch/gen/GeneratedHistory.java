@@ -221,7 +221,7 @@ record GeneratedHistory(GeneratorOptions options, List<Op> history, List<long[]>
 
     /** Another seed gives another history. */
     static void assertOtherSeedOtherHistory(Function<GeneratorOptions, List<Op>> generate, GeneratorOptions options) {
-        assertNotEquals(generate.apply(options), generate.apply(options.withSeed(43)));
+        assertNotEquals(generate.apply(options), generate.apply(options.toBuilder().seed(43).build()));
     }
 
     /**

@@ -32,17 +32,17 @@ public final class GeneratorArbitraries {
                 Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 3))
                 .as((min, extra) -> Tuple.of(min, min + extra));
         Arbitrary<Tuple.Tuple2<Double, Double>> faults = Combinators.combine(rate(), rate()).as(Tuple::of);
-        return Builders.withBuilder(GeneratorOptions::defaults)
-                .use(Arbitraries.longs().between(1, maxTxnCount)).in(GeneratorOptions::withTxnCount)
-                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions::withConcurrency)
-                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions::withKeyCount)
-                .use(lengths).in((options, range) -> options.withTxnLength(range.get1(), range.get2()))
-                .use(Arbitraries.integers().between(1, 8)).in(GeneratorOptions::withMaxWritesPerKey)
-                .use(Arbitraries.doubles().between(0, 1).ofScale(2)).in(GeneratorOptions::withReadProbability)
-                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions::withKeyDistribution)
-                .use(faults).in((options, rates) -> options.withFaultRates(rates.get1(), rates.get2()))
-                .use(Arbitraries.longs()).in(GeneratorOptions::withSeed)
-                .build();
+        return Builders.withBuilder(() -> GeneratorOptions.defaults().toBuilder())
+                .use(Arbitraries.longs().between(1, maxTxnCount)).in(GeneratorOptions.Builder::txnCount)
+                .use(Arbitraries.integers().between(1, 5)).in(GeneratorOptions.Builder::concurrency)
+                .use(Arbitraries.integers().between(1, 4)).in(GeneratorOptions.Builder::keyCount)
+                .use(lengths).in((options, range) -> options.txnLength(range.get1(), range.get2()))
+                .use(Arbitraries.integers().between(1, 8)).in(GeneratorOptions.Builder::maxWritesPerKey)
+                .use(Arbitraries.doubles().between(0, 1).ofScale(2)).in(GeneratorOptions.Builder::readProbability)
+                .use(Arbitraries.of(KeyDistribution.class)).in(GeneratorOptions.Builder::keyDistribution)
+                .use(faults).in((options, rates) -> options.faultRates(rates.get1(), rates.get2()))
+                .use(Arbitraries.longs()).in(GeneratorOptions.Builder::seed)
+                .build(GeneratorOptions.Builder::build);
     }
 
     private static Arbitrary<Double> rate() {
@@ -56,7 +56,7 @@ public final class GeneratorArbitraries {
     public static final class Correct implements ArbitrarySupplier<GeneratorOptions> {
         @Override
         public Arbitrary<GeneratorOptions> get() {
-            return smallHistories(60).map(o -> o.withStaleReadRate(0));
+            return smallHistories(60).map(o -> o.toBuilder().staleReadRate(0).build());
         }
     }
 

@@ -26,25 +26,25 @@ class GeneratorOptionsTest {
 
     @Test
     void badOptions_areRejectedByNameAndValue() {
-        assertRejected("txnCount", "-1", () -> D.withTxnCount(-1));
-        assertRejected("concurrency", "0", () -> D.withConcurrency(0));
-        assertRejected("keyCount", "0", () -> D.withKeyCount(0));
-        assertRejected("minTxnLength", "0", () -> D.withTxnLength(0, 3));
-        assertRejected("maxTxnLength", "2", () -> D.withTxnLength(3, 2));
-        assertRejected("maxWritesPerKey", "0", () -> D.withMaxWritesPerKey(0));
-        assertRejected("readProbability", "1.5", () -> D.withReadProbability(1.5));
-        assertRejected("readProbability", "NaN", () -> D.withReadProbability(Double.NaN));
-        assertRejected("failRate", "-0.1", () -> D.withFailRate(-0.1));
-        assertRejected("infoRate", "2.0", () -> D.withInfoRate(2));
-        assertRejected("infoRate", "0.6", () -> D.withFaultRates(0.5, 0.6));
-        assertThrows(NullPointerException.class, () -> D.withKeyDistribution(null));
+        assertRejected("txnCount", "-1", () -> D.toBuilder().txnCount(-1).build());
+        assertRejected("concurrency", "0", () -> D.toBuilder().concurrency(0).build());
+        assertRejected("keyCount", "0", () -> D.toBuilder().keyCount(0).build());
+        assertRejected("minTxnLength", "0", () -> D.toBuilder().txnLength(0, 3).build());
+        assertRejected("maxTxnLength", "2", () -> D.toBuilder().txnLength(3, 2).build());
+        assertRejected("maxWritesPerKey", "0", () -> D.toBuilder().maxWritesPerKey(0).build());
+        assertRejected("readProbability", "1.5", () -> D.toBuilder().readProbability(1.5).build());
+        assertRejected("readProbability", "NaN", () -> D.toBuilder().readProbability(Double.NaN).build());
+        assertRejected("failRate", "-0.1", () -> D.toBuilder().failRate(-0.1).build());
+        assertRejected("infoRate", "2.0", () -> D.toBuilder().infoRate(2).build());
+        assertRejected("infoRate", "0.6", () -> D.toBuilder().faultRates(0.5, 0.6).build());
+        assertThrows(NullPointerException.class, () -> D.toBuilder().keyDistribution(null).build());
     }
 
     @Test
     void withers_changeOneOption() {
-        GeneratorOptions o = D.withTxnCount(5).withConcurrency(2).withKeyCount(3).withTxnLength(2, 6)
-                .withMaxWritesPerKey(7).withReadProbability(0.25).withKeyDistribution(KeyDistribution.UNIFORM)
-                .withFaultRates(0.1, 0.2).withSeed(99);
+        GeneratorOptions o = D.toBuilder().txnCount(5).concurrency(2).keyCount(3).txnLength(2, 6)
+                .maxWritesPerKey(7).readProbability(0.25).keyDistribution(KeyDistribution.UNIFORM)
+                .faultRates(0.1, 0.2).seed(99).build();
         assertEquals(new GeneratorOptions(5, 2, 3, 2, 6, 7, 0.25, KeyDistribution.UNIFORM, 0.1, 0.2, 99), o);
     }
 

@@ -17,35 +17,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ListAppendGeneratorTest {
 
     private static final GeneratorOptions FAULTY = GeneratorOptions.defaults()
-            .withTxnCount(10_000).withFaultRates(0.1, 0.05).withSeed(42);
+            .toBuilder().txnCount(10_000).faultRates(0.1, 0.05).seed(42).build();
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratedHistory.assertSameSeedSameHistory(ListAppendGenerator::generate, FAULTY.withTxnCount(2_000));
+        GeneratedHistory.assertSameSeedSameHistory(ListAppendGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratedHistory.assertOtherSeedOtherHistory(ListAppendGenerator::generate, FAULTY.withTxnCount(2_000));
+        GeneratedHistory.assertOtherSeedOtherHistory(ListAppendGenerator::generate, FAULTY.toBuilder()
+                .txnCount(2_000).build());
     }
 
     @Test
     void history_isWellFormed_denseIndicesIncreasingTimesOneTxnPerProcess() {
         GeneratedHistory.of(FAULTY).assertWellFormed();
-        GeneratedHistory.of(GeneratorOptions.defaults().withTxnCount(10_000).withSeed(7)).assertWellFormed();
+        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(7).build())
+                .assertWellFormed();
     }
 
     @Test
     void okReads_matchSerialReplayInLinearizationOrder() {
         GeneratedHistory.of(FAULTY).assertSerialReplayMatches();
-        GeneratedHistory.of(FAULTY.withKeyDistribution(KeyDistribution.UNIFORM).withKeyCount(3)
-                .withTxnLength(1, 8).withSeed(9)).assertSerialReplayMatches();
+        GeneratedHistory.of(FAULTY.toBuilder().keyDistribution(KeyDistribution.UNIFORM).keyCount(3)
+                .txnLength(1, 8).seed(9).build()).assertSerialReplayMatches();
     }
 
     @Test
     void okReads_seeEarlierAppendsOfTheSameTxn() {
-        GeneratedHistory generated = GeneratedHistory.of(GeneratorOptions.defaults().withTxnCount(5_000)
-                .withKeyCount(1).withTxnLength(4, 4).withSeed(3));
+        GeneratedHistory generated = GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(5_000)
+                .keyCount(1).txnLength(4, 4).seed(3).build());
         int seen = 0;
         for (Op op : generated.history()) {
             if (op.type() != OpType.OK) {
@@ -67,7 +70,7 @@ class ListAppendGeneratorTest {
 
     @Test
     void transactions_overlapInTime() {
-        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().withSeed(5));
+        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().seed(5).build());
         int outstanding = 0;
         int mostOutstanding = 0;
         for (Op op : history) {
@@ -79,8 +82,8 @@ class ListAppendGeneratorTest {
 
     @Test
     void appendValues_areUniquePerKey_andKeysRetireAfterMaxWritesPerKey() {
-        GeneratorOptions options = FAULTY.withMaxWritesPerKey(3).withKeyCount(2)
-                .withKeyDistribution(KeyDistribution.UNIFORM).withReadProbability(0.3);
+        GeneratorOptions options = FAULTY.toBuilder().maxWritesPerKey(3).keyCount(2)
+                .keyDistribution(KeyDistribution.UNIFORM).readProbability(0.3).build();
         GeneratedHistory generated = GeneratedHistory.of(options);
         generated.assertKeysRetire();
         Map<Long, Integer> appends = new HashMap<>();
@@ -98,7 +101,8 @@ class ListAppendGeneratorTest {
         assertEquals(appends.size() - 1L, appends.keySet().stream().mapToLong(Long::longValue).max().orElseThrow()
                 - appends.keySet().stream().mapToLong(Long::longValue).min().orElseThrow(),
                 "fresh keys are consecutive integers");
-        GeneratedHistory.of(GeneratorOptions.defaults().withTxnCount(10_000).withSeed(11)).assertKeysRetire();
+        GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(11).build())
+                .assertKeysRetire();
     }
 
     @Test
@@ -123,14 +127,14 @@ class ListAppendGeneratorTest {
 
     @Test
     void noFaults_yieldsOnlyOkCompletions() {
-        GeneratedHistory generated = GeneratedHistory.of(GeneratorOptions.defaults().withSeed(1));
+        GeneratedHistory generated = GeneratedHistory.of(GeneratorOptions.defaults().toBuilder().seed(1).build());
         assertEquals(generated.options().txnCount(), generated.count(OpType.OK));
     }
 
     @Test
     void readProbability_isRoughlyRespected() {
-        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(10_000)
-                .withReadProbability(0.8).withSeed(2));
+        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(10_000)
+                .readProbability(0.8).seed(2).build());
         long reads = 0;
         long all = 0;
         for (Op op : history) {
@@ -146,12 +150,13 @@ class ListAppendGeneratorTest {
 
     @Test
     void zeroTxns_yieldsEmptyHistory() {
-        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(0)).isEmpty());
+        assertTrue(ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(0).build()).isEmpty());
     }
 
     @Test
     void next_afterLastEvent_throws() {
-        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().withTxnCount(1));
+        ListAppendGenerator generator = new ListAppendGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1)
+                .build());
         generator.next();
         generator.next();
         assertFalse(generator.hasNext());
@@ -161,14 +166,16 @@ class ListAppendGeneratorTest {
     @Test
     void generate_tooManyTxnsForAList_pointsToTheIterator() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(2_000_000_000L)));
+                () -> ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L)
+                        .build()));
         assertTrue(e.getMessage().contains("2000000000") && e.getMessage().contains("ListAppendGenerator"),
                 e.getMessage());
     }
 
     @Test
     void singleProcess_runsTransactionsOneAfterAnother() {
-        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().withConcurrency(1).withSeed(4));
+        List<Op> history = ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().concurrency(1)
+                .seed(4).build());
         for (int i = 0; i < history.size(); i++) {
             assertEquals(i % 2 == 0, history.get(i).type() == OpType.INVOKE, "alternates at " + i);
         }

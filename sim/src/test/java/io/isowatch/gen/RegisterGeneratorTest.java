@@ -29,21 +29,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RegisterGeneratorTest {
 
     private static final GeneratorOptions FAULTY = GeneratorOptions.defaults()
-            .withTxnCount(10_000).withFaultRates(0.1, 0.05).withSeed(42);
+            .toBuilder().txnCount(10_000).faultRates(0.1, 0.05).seed(42).build();
 
     @Test
     void generate_sameSeed_yieldsIdenticalHistory() {
-        GeneratedHistory.assertSameSeedSameHistory(RegisterGenerator::generate, FAULTY.withTxnCount(2_000));
+        GeneratedHistory.assertSameSeedSameHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
     void generate_otherSeed_yieldsOtherHistory() {
-        GeneratedHistory.assertOtherSeedOtherHistory(RegisterGenerator::generate, FAULTY.withTxnCount(2_000));
+        GeneratedHistory.assertOtherSeedOtherHistory(RegisterGenerator::generate, FAULTY.toBuilder().txnCount(2_000)
+                .build());
     }
 
     @Test
     void iterator_streamsTheSameEventsAsGenerate() {
-        GeneratorOptions options = FAULTY.withTxnCount(500).withStaleReadRate(0.1);
+        GeneratorOptions options = FAULTY.toBuilder().txnCount(500).staleReadRate(0.1).build();
         List<Op> streamed = new ArrayList<>();
         new RegisterGenerator(options).forEachRemaining(streamed::add);
         assertEquals(RegisterGenerator.generate(options), streamed);
@@ -52,21 +54,21 @@ class RegisterGeneratorTest {
     @Test
     void history_isWellFormed_pairedAndDenseWithIncreasingTimes() {
         Generated.of(FAULTY).assertWellFormed();
-        Generated.of(GeneratorOptions.defaults().withTxnCount(10_000).withSeed(7)).assertWellFormed();
-        Generated.of(FAULTY.withStaleReadRate(0.2).withSeed(8)).assertWellFormed();
+        Generated.of(GeneratorOptions.defaults().toBuilder().txnCount(10_000).seed(7).build()).assertWellFormed();
+        Generated.of(FAULTY.toBuilder().staleReadRate(0.2).seed(8).build()).assertWellFormed();
     }
 
     @Test
     void okReads_matchSerialReplayInLinearizationOrder() {
         Generated.of(FAULTY).assertSerialReplay(false);
-        Generated.of(FAULTY.withKeyDistribution(KeyDistribution.UNIFORM).withKeyCount(3)
-                .withTxnLength(1, 8).withMaxWritesPerKey(5).withSeed(9)).assertSerialReplay(false);
+        Generated.of(FAULTY.toBuilder().keyDistribution(KeyDistribution.UNIFORM).keyCount(3)
+                .txnLength(1, 8).maxWritesPerKey(5).seed(9).build()).assertSerialReplay(false);
     }
 
     @Test
     void okReads_seeEarlierWritesOfTheSameTxn_andNilBeforeAnyWrite() {
-        Generated generated = Generated.of(GeneratorOptions.defaults().withTxnCount(5_000)
-                .withKeyCount(1).withTxnLength(4, 4).withSeed(3));
+        Generated generated = Generated.of(GeneratorOptions.defaults().toBuilder().txnCount(5_000)
+                .keyCount(1).txnLength(4, 4).seed(3).build());
         int ownWritesSeen = 0;
         int nilsSeen = 0;
         for (Op op : generated.history()) {
@@ -91,8 +93,8 @@ class RegisterGeneratorTest {
 
     @Test
     void writeValues_areUniquePerKey_countUpFromOne_andKeysRetireAfterMaxWritesPerKey() {
-        GeneratorOptions options = FAULTY.withMaxWritesPerKey(3).withKeyCount(2)
-                .withKeyDistribution(KeyDistribution.UNIFORM).withReadProbability(0.3);
+        GeneratorOptions options = FAULTY.toBuilder().maxWritesPerKey(3).keyCount(2)
+                .keyDistribution(KeyDistribution.UNIFORM).readProbability(0.3).build();
         Map<Long, Long> lastValue = new HashMap<>();
         Map<Long, long[]> spans = new HashMap<>();
         long ordinal = 0;
@@ -145,7 +147,7 @@ class RegisterGeneratorTest {
 
     @Test
     void noFaults_yieldsOnlyOkCompletions() {
-        Generated generated = Generated.of(GeneratorOptions.defaults().withSeed(1));
+        Generated generated = Generated.of(GeneratorOptions.defaults().toBuilder().seed(1).build());
         assertEquals(generated.options().txnCount(), generated.count(OpType.OK));
     }
 
@@ -153,8 +155,8 @@ class RegisterGeneratorTest {
     void readProbability_isRoughlyRespected() {
         long reads = 0;
         long all = 0;
-        for (Op op : RegisterGenerator.generate(GeneratorOptions.defaults().withTxnCount(10_000)
-                .withReadProbability(0.8).withSeed(2))) {
+        for (Op op : RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(10_000)
+                .readProbability(0.8).seed(2).build())) {
             if (op.type() == OpType.INVOKE) {
                 for (MicroOp m : op.value()) {
                     all++;
@@ -167,7 +169,7 @@ class RegisterGeneratorTest {
 
     @Test
     void staleReads_returnOneOfTheThreeEarlierVersions_neverAfterAnOwnWrite() {
-        GeneratorOptions options = FAULTY.withKeyCount(3).withStaleReadRate(0.2).withSeed(12);
+        GeneratorOptions options = FAULTY.toBuilder().keyCount(3).staleReadRate(0.2).seed(12).build();
         Generated generated = Generated.of(options);
         generated.assertWellFormed();
         int stale = generated.assertSerialReplay(true);
@@ -178,7 +180,7 @@ class RegisterGeneratorTest {
     void transactions_overlapInTime() {
         int outstanding = 0;
         int mostOutstanding = 0;
-        for (Op op : RegisterGenerator.generate(GeneratorOptions.defaults().withSeed(5))) {
+        for (Op op : RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().seed(5).build())) {
             outstanding += op.type() == OpType.INVOKE ? 1 : -1;
             mostOutstanding = Math.max(mostOutstanding, outstanding);
         }
@@ -187,12 +189,13 @@ class RegisterGeneratorTest {
 
     @Test
     void zeroTxns_yieldsEmptyHistory() {
-        assertTrue(RegisterGenerator.generate(GeneratorOptions.defaults().withTxnCount(0)).isEmpty());
+        assertTrue(RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(0).build()).isEmpty());
     }
 
     @Test
     void next_afterLastEvent_throws() {
-        RegisterGenerator generator = new RegisterGenerator(GeneratorOptions.defaults().withTxnCount(1));
+        RegisterGenerator generator = new RegisterGenerator(GeneratorOptions.defaults().toBuilder().txnCount(1)
+                .build());
         generator.next();
         generator.next();
         assertFalse(generator.hasNext());
@@ -202,7 +205,8 @@ class RegisterGeneratorTest {
     @Test
     void generate_tooManyTxnsForAList_pointsToTheIterator() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RegisterGenerator.generate(GeneratorOptions.defaults().withTxnCount(2_000_000_000L)));
+                () -> RegisterGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(2_000_000_000L)
+                        .build()));
         assertTrue(e.getMessage().contains("2000000000") && e.getMessage().contains("RegisterGenerator"),
                 e.getMessage());
     }

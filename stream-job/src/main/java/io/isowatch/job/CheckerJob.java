@@ -68,18 +68,15 @@ public final class CheckerJob {
     private static final Duration RESTART_DELAY = Duration.ofSeconds(5);
 
     private final JobOptions options;
-    private final CheckerOptions checks;
     private final Source<Either<DeadLetter, HistoryEvent>, ?, ?> source;
     private final JobSinks sinks;
 
     /**
-     * @param checks what to check; {@link JobOptions#checkerOptions()} unless a caller (replay)
-     *               passes check's full options
+     * @param options the job's options, what to check among them ({@link JobOptions#checker()};
+     *                replay builds them with check's own, see {@link JobOptions#parse(java.util.Map, CheckerOptions)})
      */
-    public CheckerJob(JobOptions options, CheckerOptions checks,
-                      Source<Either<DeadLetter, HistoryEvent>, ?, ?> source, JobSinks sinks) {
+    public CheckerJob(JobOptions options, Source<Either<DeadLetter, HistoryEvent>, ?, ?> source, JobSinks sinks) {
         this.options = Objects.requireNonNull(options, "options");
-        this.checks = Objects.requireNonNull(checks, "checks");
         this.source = Objects.requireNonNull(source, "source");
         this.sinks = Objects.requireNonNull(sinks, "sinks");
     }
@@ -93,7 +90,7 @@ public final class CheckerJob {
         JobOptions options = JobOptions.fromArgs(args);
         LOG.info("isowatch checker job starting with {}", options.asMap());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), kafkaSource(options), kafkaSinks(options))
+        new CheckerJob(options, kafkaSource(options), kafkaSinks(options))
                 .execute(env, "isowatch checker");
     }
 
@@ -196,7 +193,8 @@ public final class CheckerJob {
                 .build());
         if (!options.alertsWebhook().isEmpty()) {
             URI url = URI.create(options.alertsWebhook());
-            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).withConsole(console).open()));
+            alerts.add(new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(url).toBuilder().console(console).build()
+                    .open()));
         }
         Sink<DeadLetter> deadLetters = KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(options.bootstrapServers())
@@ -224,7 +222,7 @@ public final class CheckerJob {
         // events, and keyed by history, not by process, only the agent's whole numbering shows
         // that nothing is missing before an event, which lets it in without waiting for the
         // watermark (decisions 0006, 0010).
-        CheckTransactionsFunction checker = new CheckTransactionsFunction(checks, options.historyRetention(),
+        CheckTransactionsFunction checker = new CheckTransactionsFunction(options.checker(), options.historyRetention(),
                 options.dedupeRetention());
         if (sinks.checkedEvents() != null) {
             checker.emittingCheckedEvents();

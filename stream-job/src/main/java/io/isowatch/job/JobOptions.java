@@ -6,57 +6,22 @@ import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
 import io.isowatch.config.Topics;
+import io.isowatch.config.OptionDeclaration;
 import io.isowatch.sinks.ConsoleLink;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The job's options, parsed once at start-up from {@code key -> value} strings. Unknown keys are
- * rejected by name, so a typo fails at once rather than being silently ignored.
- *
- * <table>
- *   <caption>Keys</caption>
- *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>bootstrap-servers</td><td>(none)</td><td>Kafka brokers; needed only for the Kafka source</td></tr>
- *   <tr><td>history-topic</td><td>isowatch.history</td><td>topic the agents ship events to</td></tr>
- *   <tr><td>group-id</td><td>isowatch-job</td><td>Kafka consumer group (offsets live in checkpoints)</td></tr>
- *   <tr><td>starting-offsets</td><td>earliest</td><td>earliest, latest or committed (falling back to earliest)</td></tr>
- *   <tr><td>max-out-of-orderness</td><td>5s</td><td>how far behind the newest event time an event may arrive; later ones go to late-events</td></tr>
- *   <tr><td>idle-timeout</td><td>30s</td><td>a Kafka partition silent this long stops holding back the watermark; 0 disables</td></tr>
- *   <tr><td>dedupe-retention</td><td>60s</td><td>event time a process's progress (re-send detection, info retirement) is kept after its last transaction</td></tr>
- *   <tr><td>parallelism</td><td>1</td><td>default operator parallelism</td></tr>
- *   <tr><td>max-parallelism</td><td>128</td><td>key groups; fixed for the life of the job's state</td></tr>
- *   <tr><td>checkpoint-interval</td><td>10s</td><td>0 disables checkpointing (tests only)</td></tr>
- *   <tr><td>checkpoint-dir</td><td>(none)</td><td>durable checkpoint storage (a path or a URI such as
- *   file:///var/lib/isowatch/checkpoints or s3://bucket/checkpoints); none: the Flink cluster's own
- *   execution.checkpointing.dir (a local cluster gets one from its launcher)</td></tr>
- *   <tr><td>max-restarts</td><td>10</td><td>failures the job restarts from (its latest checkpoint) within one
- *   restart-window; one more fails it for good</td></tr>
- *   <tr><td>restart-window</td><td>10m</td><td>the window max-restarts counts failures in</td></tr>
- *   <tr><td>kafka-timeout</td><td>30s</td><td>how long the start-up check waits for the brokers and the
- *   job's topics before the job refuses to start</td></tr>
- *   <tr><td>state-backend</td><td>rocksdb</td><td>rocksdb or hashmap</td></tr>
- *   <tr><td>alerts-topic</td><td>isowatch.alerts</td><td>topic of the alerts, one JSON finding per record, keyed by its stable id</td></tr>
- *   <tr><td>dead-letter-topic</td><td>isowatch.dead-letters</td><td>topic of malformed records, protocol faults and late events</td></tr>
- *   <tr><td>alerts-webhook</td><td>(none)</td><td>Alertmanager base URL (e.g. http://alertmanager:9093); alerts are POSTed to /api/v2/alerts</td></tr>
- *   <tr><td>ui-base-url</td><td>(none)</td><td>the findings console's address as readers reach it (e.g. https://isowatch.example.com);
- *   alerts then carry a link to their finding's page ({@link ConsoleLink})</td></tr>
- *   <tr><td>consistency-models, anomalies, workload, cycle-search-budget, cycle-search-timeout,
- *   wfr-keys, sequential-keys, linearizable-keys</td><td>as {@code check}</td><td>the checker's options, read by
- *   {@link CheckerOptionsReader} exactly as {@code check}'s -c, -a, -m and the rest</td></tr>
- *   <tr><td>history-retention</td><td>60s</td><td>event time a history's transactions stay checkable; older ones are forgotten, bounding memory; 0 keeps all</td></tr>
- *   <tr><td>rocksdb-compression</td><td>none</td><td>compression of RocksDB's files: none, snappy, lz4 or zstd</td></tr>
- * </table>
- *
- * Durations are read by {@link Durations}: a number with a unit ({@code 500ms}, {@code 5s},
- * {@code 2m}, {@code 1h}; a bare number is seconds) or ISO-8601 ({@code PT5S}).
+ * The job's options, parsed once at start-up from {@code key -> value} strings. Each key is
+ * declared once in {@link JobDeclarations} (type, unit, default, doc; docs/configuration.md's
+ * table is generated from there). Unknown keys are rejected by name, so a typo fails at once
+ * rather than being silently ignored. Durations take a unit ({@code 500ms}, {@code 5s},
+ * {@code 2m}, {@code 1h}) or ISO-8601 ({@code PT5S}); a bare number is seconds.
  */
 public record JobOptions(
         String bootstrapServers,
@@ -82,53 +47,49 @@ public record JobOptions(
         Duration restartWindow,
         Duration kafkaTimeout) {
 
-    public static final String BOOTSTRAP_SERVERS = "bootstrap-servers";
-    public static final String HISTORY_TOPIC = "history-topic";
-    public static final String GROUP_ID = "group-id";
-    public static final String STARTING_OFFSETS = "starting-offsets";
-    public static final String MAX_OUT_OF_ORDERNESS = "max-out-of-orderness";
-    public static final String IDLE_TIMEOUT = "idle-timeout";
-    public static final String DEDUPE_RETENTION = "dedupe-retention";
-    public static final String PARALLELISM = "parallelism";
-    public static final String MAX_PARALLELISM = "max-parallelism";
-    public static final String CHECKPOINT_INTERVAL = "checkpoint-interval";
-    public static final String STATE_BACKEND = "state-backend";
-    public static final String ALERTS_TOPIC = "alerts-topic";
-    public static final String DEAD_LETTER_TOPIC = "dead-letter-topic";
-    public static final String ALERTS_WEBHOOK = "alerts-webhook";
+    public static final String BOOTSTRAP_SERVERS = JobDeclarations.BOOTSTRAP_SERVERS.key();
+    public static final String HISTORY_TOPIC = JobDeclarations.HISTORY_TOPIC.key();
+    public static final String GROUP_ID = JobDeclarations.GROUP_ID.key();
+    public static final String STARTING_OFFSETS = JobDeclarations.STARTING_OFFSETS.key();
+    public static final String MAX_OUT_OF_ORDERNESS = JobDeclarations.MAX_OUT_OF_ORDERNESS.key();
+    public static final String IDLE_TIMEOUT = JobDeclarations.IDLE_TIMEOUT.key();
+    public static final String DEDUPE_RETENTION = JobDeclarations.DEDUPE_RETENTION.key();
+    public static final String PARALLELISM = JobDeclarations.PARALLELISM.key();
+    public static final String MAX_PARALLELISM = JobDeclarations.MAX_PARALLELISM.key();
+    public static final String CHECKPOINT_INTERVAL = JobDeclarations.CHECKPOINT_INTERVAL.key();
+    public static final String STATE_BACKEND = JobDeclarations.STATE_BACKEND.key();
+    public static final String ALERTS_TOPIC = JobDeclarations.ALERTS_TOPIC.key();
+    public static final String DEAD_LETTER_TOPIC = JobDeclarations.DEAD_LETTER_TOPIC.key();
+    public static final String ALERTS_WEBHOOK = JobDeclarations.ALERTS_WEBHOOK.key();
     public static final String CONSISTENCY_MODELS = CheckerOptionsReader.CONSISTENCY_MODELS;
     public static final String WORKLOAD = CheckerOptionsReader.WORKLOAD;
-    public static final String HISTORY_RETENTION = "history-retention";
-    public static final String ROCKSDB_COMPRESSION = "rocksdb-compression";
-    public static final String UI_BASE_URL = "ui-base-url";
-    public static final String CHECKPOINT_DIR = "checkpoint-dir";
-    public static final String MAX_RESTARTS = "max-restarts";
-    public static final String RESTART_WINDOW = "restart-window";
-    public static final String KAFKA_TIMEOUT = "kafka-timeout";
+    public static final String HISTORY_RETENTION = JobDeclarations.HISTORY_RETENTION.key();
+    public static final String ROCKSDB_COMPRESSION = JobDeclarations.ROCKSDB_COMPRESSION.key();
+    public static final String UI_BASE_URL = JobDeclarations.UI_BASE_URL.key();
+    public static final String CHECKPOINT_DIR = JobDeclarations.CHECKPOINT_DIR.key();
+    public static final String MAX_RESTARTS = JobDeclarations.MAX_RESTARTS.key();
+    public static final String RESTART_WINDOW = JobDeclarations.RESTART_WINDOW.key();
+    public static final String KAFKA_TIMEOUT = JobDeclarations.KAFKA_TIMEOUT.key();
 
-    /** Every key, with its default ("" for none). */
+    /** Every key, with its default ("" for none), in {@link JobDeclarations#ALL}'s order. */
     public static final Map<String, String> DEFAULTS = defaults();
-
-    private static final List<String> OFFSETS = List.of("earliest", "latest", "committed");
-    private static final List<String> BACKENDS = List.of("rocksdb", "hashmap");
-    private static final List<String> COMPRESSIONS = List.of("none", "snappy", "lz4", "zstd");
 
     public JobOptions {
         Objects.requireNonNull(bootstrapServers, BOOTSTRAP_SERVERS);
         requireText(historyTopic, HISTORY_TOPIC);
         requireText(groupId, GROUP_ID);
-        requireOneOf(startingOffsets, STARTING_OFFSETS, OFFSETS);
+        check(JobDeclarations.STARTING_OFFSETS, startingOffsets);
         requireNonNegative(maxOutOfOrderness, MAX_OUT_OF_ORDERNESS);
         requireNonNegative(idleTimeout, IDLE_TIMEOUT);
         requireNonNegative(dedupeRetention, DEDUPE_RETENTION);
         requireNonNegative(checkpointInterval, CHECKPOINT_INTERVAL);
-        requireOneOf(stateBackend, STATE_BACKEND, BACKENDS);
+        check(JobDeclarations.STATE_BACKEND, stateBackend);
         requireText(alertsTopic, ALERTS_TOPIC);
         requireText(deadLetterTopic, DEAD_LETTER_TOPIC);
         Objects.requireNonNull(alertsWebhook, ALERTS_WEBHOOK);
         Objects.requireNonNull(checker, "checker options");
         requireNonNegative(historyRetention, HISTORY_RETENTION);
-        requireOneOf(rocksdbCompression, ROCKSDB_COMPRESSION, COMPRESSIONS);
+        check(JobDeclarations.ROCKSDB_COMPRESSION, rocksdbCompression);
         Objects.requireNonNull(uiBaseUrl, UI_BASE_URL);
         try {
             ConsoleLink.ofNullable(uiBaseUrl);
@@ -166,6 +127,18 @@ public record JobOptions(
      *                                  that cannot be parsed
      */
     public static JobOptions parse(Map<String, String> raw) {
+        return parse(raw, null);
+    }
+
+    /**
+     * Parses the job's own options, with the checker's given typed: {@code replay} passes
+     * {@code check}'s, its reorder window included, rather than writing them out as text.
+     *
+     * @param checker the checker's options; null to read them from {@code raw}
+     * @throws IllegalArgumentException as {@link #parse(Map)}
+     */
+    public static JobOptions parse(Map<String, String> given, CheckerOptions checker) {
+        Map<String, String> raw = OptionDeclaration.resolveAliases(given, JobDeclarations.ALL);
         TreeSet<String> unknown = new TreeSet<>(raw.keySet());
         unknown.removeAll(DEFAULTS.keySet());
         if (!unknown.isEmpty()) {
@@ -175,28 +148,28 @@ public record JobOptions(
         Map<String, String> v = new LinkedHashMap<>(DEFAULTS);
         v.putAll(raw);
         return new JobOptions(
-                v.get(BOOTSTRAP_SERVERS).trim(),
-                v.get(HISTORY_TOPIC).trim(),
-                v.get(GROUP_ID).trim(),
-                v.get(STARTING_OFFSETS).trim().toLowerCase(Locale.ROOT),
-                duration(MAX_OUT_OF_ORDERNESS, v.get(MAX_OUT_OF_ORDERNESS)),
-                duration(IDLE_TIMEOUT, v.get(IDLE_TIMEOUT)),
-                duration(DEDUPE_RETENTION, v.get(DEDUPE_RETENTION)),
-                integer(PARALLELISM, v.get(PARALLELISM)),
-                integer(MAX_PARALLELISM, v.get(MAX_PARALLELISM)),
-                duration(CHECKPOINT_INTERVAL, v.get(CHECKPOINT_INTERVAL)),
-                v.get(STATE_BACKEND).trim().toLowerCase(Locale.ROOT),
-                v.get(ALERTS_TOPIC).trim(),
-                v.get(DEAD_LETTER_TOPIC).trim(),
-                v.get(ALERTS_WEBHOOK).trim(),
-                CheckerOptionsReader.read(v, key -> "option " + key),
-                duration(HISTORY_RETENTION, v.get(HISTORY_RETENTION)),
-                v.get(ROCKSDB_COMPRESSION).trim().toLowerCase(Locale.ROOT),
-                v.get(UI_BASE_URL).trim(),
-                v.get(CHECKPOINT_DIR).trim(),
-                integer(MAX_RESTARTS, v.get(MAX_RESTARTS)),
-                duration(RESTART_WINDOW, v.get(RESTART_WINDOW)),
-                duration(KAFKA_TIMEOUT, v.get(KAFKA_TIMEOUT)));
+                get(JobDeclarations.BOOTSTRAP_SERVERS, v),
+                get(JobDeclarations.HISTORY_TOPIC, v),
+                get(JobDeclarations.GROUP_ID, v),
+                get(JobDeclarations.STARTING_OFFSETS, v),
+                get(JobDeclarations.MAX_OUT_OF_ORDERNESS, v),
+                get(JobDeclarations.IDLE_TIMEOUT, v),
+                get(JobDeclarations.DEDUPE_RETENTION, v),
+                get(JobDeclarations.PARALLELISM, v),
+                get(JobDeclarations.MAX_PARALLELISM, v),
+                get(JobDeclarations.CHECKPOINT_INTERVAL, v),
+                get(JobDeclarations.STATE_BACKEND, v),
+                get(JobDeclarations.ALERTS_TOPIC, v),
+                get(JobDeclarations.DEAD_LETTER_TOPIC, v),
+                get(JobDeclarations.ALERTS_WEBHOOK, v),
+                checker != null ? checker : CheckerOptionsReader.read(v, key -> "option " + key),
+                get(JobDeclarations.HISTORY_RETENTION, v),
+                get(JobDeclarations.ROCKSDB_COMPRESSION, v),
+                get(JobDeclarations.UI_BASE_URL, v),
+                get(JobDeclarations.CHECKPOINT_DIR, v),
+                get(JobDeclarations.MAX_RESTARTS, v),
+                get(JobDeclarations.RESTART_WINDOW, v),
+                get(JobDeclarations.KAFKA_TIMEOUT, v));
     }
 
     /** Returns a copy with one option changed, parsed as {@link #parse} would. */
@@ -213,67 +186,40 @@ public record JobOptions(
         m.put(HISTORY_TOPIC, historyTopic);
         m.put(GROUP_ID, groupId);
         m.put(STARTING_OFFSETS, startingOffsets);
-        m.put(MAX_OUT_OF_ORDERNESS, maxOutOfOrderness.toMillis() + "ms");
-        m.put(IDLE_TIMEOUT, idleTimeout.toMillis() + "ms");
-        m.put(DEDUPE_RETENTION, dedupeRetention.toMillis() + "ms");
+        m.put(MAX_OUT_OF_ORDERNESS, Durations.format(maxOutOfOrderness));
+        m.put(IDLE_TIMEOUT, Durations.format(idleTimeout));
+        m.put(DEDUPE_RETENTION, Durations.format(dedupeRetention));
         m.put(PARALLELISM, Integer.toString(parallelism));
         m.put(MAX_PARALLELISM, Integer.toString(maxParallelism));
-        m.put(CHECKPOINT_INTERVAL, checkpointInterval.toMillis() + "ms");
+        m.put(CHECKPOINT_INTERVAL, Durations.format(checkpointInterval));
         m.put(STATE_BACKEND, stateBackend);
         m.put(ALERTS_TOPIC, alertsTopic);
         m.put(DEAD_LETTER_TOPIC, deadLetterTopic);
         m.put(ALERTS_WEBHOOK, alertsWebhook);
         m.putAll(CheckerOptionsReader.write(checker));
         m.remove(CheckerOptionsReader.REORDER_WINDOW);
-        m.put(HISTORY_RETENTION, historyRetention.toMillis() + "ms");
+        m.put(HISTORY_RETENTION, Durations.format(historyRetention));
         m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
         m.put(UI_BASE_URL, uiBaseUrl);
         m.put(CHECKPOINT_DIR, checkpointDir);
         m.put(MAX_RESTARTS, Integer.toString(maxRestarts));
-        m.put(RESTART_WINDOW, restartWindow.toMillis() + "ms");
-        m.put(KAFKA_TIMEOUT, kafkaTimeout.toMillis() + "ms");
+        m.put(RESTART_WINDOW, Durations.format(restartWindow));
+        m.put(KAFKA_TIMEOUT, Durations.format(kafkaTimeout));
         return m;
     }
 
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
-        d.put(BOOTSTRAP_SERVERS, "");
-        d.put(HISTORY_TOPIC, Topics.HISTORY);
-        d.put(GROUP_ID, "isowatch-job");
-        d.put(STARTING_OFFSETS, "earliest");
-        d.put(MAX_OUT_OF_ORDERNESS, "5s");
-        d.put(IDLE_TIMEOUT, "30s");
-        d.put(DEDUPE_RETENTION, "60s");
-        d.put(PARALLELISM, "1");
-        d.put(MAX_PARALLELISM, "128");
-        d.put(CHECKPOINT_INTERVAL, "10s");
-        d.put(STATE_BACKEND, "rocksdb");
-        d.put(ALERTS_TOPIC, Topics.ALERTS);
-        d.put(DEAD_LETTER_TOPIC, Topics.DEAD_LETTERS);
-        d.put(ALERTS_WEBHOOK, "");
-        // The checker's keys, but reorder-window: the job hands the checker its events in order.
-        CheckerOptionsReader.DEFAULTS.forEach((key, value) -> {
-            if (!key.equals(CheckerOptionsReader.REORDER_WINDOW)) {
-                d.put(key, value);
-            }
-        });
-        d.put(HISTORY_RETENTION, "60s");
-        // Nearly all the job's RocksDB data is checked-batches, written once and read only on a
-        // restore: compressing it cost ~5% of the CPU at 50,000 txn/s (docs/benchmarks-archive.md).
-        d.put(ROCKSDB_COMPRESSION, "none");
-        d.put(UI_BASE_URL, "");
-        d.put(CHECKPOINT_DIR, "");
-        // Failures are bounded: a job that keeps failing (a broker gone for good) stops and says
-        // so, rather than restarting forever in silence.
-        d.put(MAX_RESTARTS, "10");
-        d.put(RESTART_WINDOW, "10m");
-        d.put(KAFKA_TIMEOUT, "30s");
+        JobDeclarations.ALL.forEach(o -> d.put(o.key(), o.defaultText()));
         return java.util.Collections.unmodifiableMap(d);
     }
 
-    /** A duration option, read as every isowatch duration is ({@link Durations}). */
-    static Duration duration(String key, String text) {
-        return Durations.parse("option " + key, text);
+    private static <T> T get(OptionDeclaration<T> option, Map<String, String> values) {
+        return option.parse("option " + option.key(), values.get(option.key()));
+    }
+
+    private static <T> void check(OptionDeclaration<T> option, T value) {
+        option.type().check("option " + option.key(), value);
     }
 
     /** The checker's options, as {@code check} reads the same flags. */
@@ -334,23 +280,9 @@ public record JobOptions(
         return parse(raw);
     }
 
-    private static int integer(String key, String text) {
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + key + ": expected an integer, got \"" + text + "\"");
-        }
-    }
-
     private static void requireText(String value, String key) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("option " + key + " must not be empty");
-        }
-    }
-
-    private static void requireOneOf(String value, String key, List<String> allowed) {
-        if (!allowed.contains(value)) {
-            throw new IllegalArgumentException("option " + key + ": expected one of " + allowed + ", got \"" + value + "\"");
         }
     }
 

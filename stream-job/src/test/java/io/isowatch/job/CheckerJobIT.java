@@ -82,13 +82,14 @@ class CheckerJobIT {
 
     @Test
     void generatedHistories_reorderedWithinTheBound_matchOfflineVerdicts() throws Exception {
-        CheckerOptions options = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable")));
+        CheckerOptions options = CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build();
         List<History> histories = new ArrayList<>();
         for (long seed = 1; seed <= 4; seed++) {
             // Stale reads make real anomalies; 1 ms between events lets the watermark release
             // them batch by batch while later events are still arriving out of order.
-            GeneratorOptions gen = GeneratorOptions.defaults().withTxnCount(1_500).withSeed(seed)
-                    .withStaleReadRate(seed % 2 == 0 ? 0.0 : 0.02);
+            GeneratorOptions gen = GeneratorOptions.defaults().toBuilder().txnCount(1_500).seed(seed)
+                    .staleReadRate(seed % 2 == 0 ? 0.0 : 0.02).build();
             List<Op> ops = new ArrayList<>();
             for (Op op : ListAppendGenerator.generate(gen)) {
                 ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
@@ -109,17 +110,19 @@ class CheckerJobIT {
     @Test
     void generatedHistories_optionsGoldensLack_matchOfflineVerdicts() throws Exception {
         List<History> listAppend = generated("list-append", ListAppendGenerator::generate);
-        CheckerOptions budget = CheckerOptions.defaults().withCycleSearchBudget(2);
+        CheckerOptions budget = CheckerOptions.defaults().toBuilder().cycleSearchBudget(2).build();
         assertChangesVerdict(budget, listAppend, "cycle-search-timeout");
         runAndCompare(budget, listAppend, new Random(11), 40, "100ms");
 
-        CheckerOptions anomaliesOnly = CheckerOptions.defaults().withModels(Set.of()).withAnomalies(Set.of("G1c"));
+        CheckerOptions anomaliesOnly = CheckerOptions.defaults().toBuilder().consistencyModels(Set.of())
+                .anomalies(Set.of("G1c")).build();
         assertChangesVerdict(anomaliesOnly, listAppend, null);
         runAndCompare(anomaliesOnly, listAppend, new Random(12), 40, "100ms");
 
         List<History> registers = generated("rw-register", io.isowatch.gen.RegisterGenerator::generate);
-        CheckerOptions allSources = CheckerOptions.defaults().withWorkload(io.isowatch.checker.Workload.RW_REGISTER)
-                .withRegisters(new io.isowatch.checker.RegisterOptions(true, true, true));
+        CheckerOptions allSources = CheckerOptions.defaults().toBuilder()
+                .workload(io.isowatch.checker.Workload.RW_REGISTER)
+                .registers(new io.isowatch.checker.RegisterOptions(true, true, true)).build();
         assertChangesVerdict(allSources, registers, null);
         runAndCompare(allSources, registers, new Random(13), 40, "100ms");
     }
@@ -128,7 +131,8 @@ class CheckerJobIT {
     private static List<History> generated(String name, java.util.function.Function<GeneratorOptions, List<Op>> generator) {
         List<History> histories = new ArrayList<>();
         for (long seed = 21; seed <= 22; seed++) {
-            GeneratorOptions gen = GeneratorOptions.defaults().withTxnCount(600).withSeed(seed).withStaleReadRate(0.05);
+            GeneratorOptions gen = GeneratorOptions.defaults().toBuilder().txnCount(600).seed(seed)
+                    .staleReadRate(0.05).build();
             List<Op> ops = new ArrayList<>();
             for (Op op : generator.apply(gen)) {
                 ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
@@ -143,7 +147,7 @@ class CheckerJobIT {
      * workload) for at least one of the histories, and, when {@code type} is given, names it.
      */
     private static void assertChangesVerdict(CheckerOptions options, List<History> histories, String type) {
-        CheckerOptions plain = CheckerOptions.defaults().withWorkload(options.workload());
+        CheckerOptions plain = CheckerOptions.defaults().toBuilder().workload(options.workload()).build();
         boolean changed = false;
         for (History h : histories) {
             Map<String, Object> with = offline(options, h).verdict();
@@ -192,7 +196,7 @@ class CheckerJobIT {
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), source,
+        new CheckerJob(options, source,
                 JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts))
                 .execute(env, "checker-it");
 

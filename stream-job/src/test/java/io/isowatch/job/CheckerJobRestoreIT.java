@@ -57,8 +57,8 @@ class CheckerJobRestoreIT {
         // A correct store with stale reads: real anomalies throughout the history.
         AtomTable atoms = new AtomTable();
         List<Op> ops = new ArrayList<>();
-        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(1_200).withSeed(11)
-                .withStaleReadRate(0.03))) {
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(1_200).seed(11)
+                .staleReadRate(0.03).build())) {
             ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
         }
         Set<String> expected = offlineFindings(ops, atoms);
@@ -129,7 +129,7 @@ class CheckerJobRestoreIT {
         Configuration conf = CheckerJob.flinkConfiguration(options);
         conf.addAll(extra);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new CheckerJob(options, checks, CheckerJob.kafkaSource(options),
+        new CheckerJob(options, CheckerJob.kafkaSource(options),
                 JobSinks.of(List.of(alerts), new CollectingSink<>())).build(env);
         return env.executeAsync("checker-restore-it");
     }
@@ -139,7 +139,8 @@ class CheckerJobRestoreIT {
         Set<String> ids = new HashSet<>();
         List<Finding> found = new ArrayList<>();
         IncrementalChecker checker = new IncrementalChecker(
-                CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))), atoms, found::add);
+                CheckerOptions.defaults().toBuilder().consistencyModels(Set.of(ConsistencyModel.of("serializable")))
+                        .build(), atoms, found::add);
         for (Op op : ops) {
             checker.accept(op);
         }

@@ -81,7 +81,8 @@ class CheckerJobRetentionIT {
     void faultyHistory_forgottenManyTimes_rulesOutNoMoreThanTheWholeHistory() throws Exception {
         List<Op> ops = history(0.02);
         Result r = run(ops, "serializable");
-        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of("serializable"))),
+        IncrementalChecker whole = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.of("serializable"))).build(),
                 new AtomTable());
         ops.forEach(whole::accept);
         Verdict offline = whole.finish();
@@ -100,8 +101,8 @@ class CheckerJobRetentionIT {
 
     private static List<Op> history(double staleReadRate) {
         List<Op> ops = new ArrayList<>();
-        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(TXNS).withSeed(5)
-                .withStaleReadRate(staleReadRate))) {
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(TXNS).seed(5)
+                .staleReadRate(staleReadRate).build())) {
             ops.add(new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value()));
         }
         return ops;
@@ -137,7 +138,7 @@ class CheckerJobRetentionIT {
                         JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        JobID job = new CheckerJob(options, options.checkerOptions(), source,
+        JobID job = new CheckerJob(options, source,
                 JobSinks.of(List.of(alerts), deadLetters).withVerdicts(verdicts)).execute(env, "retention-it").getJobID();
         assertTrue(deadLetters.values().isEmpty(), () -> deadLetters.values().toString());
         assertEquals(1, verdicts.values().size());

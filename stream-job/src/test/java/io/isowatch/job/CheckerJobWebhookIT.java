@@ -86,7 +86,7 @@ class CheckerJobWebhookIT {
                 new DataGeneratorSource<>(new Replay(raw), raw.size(), JobTypes.DECODED);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), source, JobSinks.of(
+        new CheckerJob(options, source, JobSinks.of(
                 List.of(collected, new FlinkAlertSink(() -> AlertmanagerSinkOptions.of(alertmanager).open())),
                 new CollectingSink<>())).execute(env, "webhook-it");
 

@@ -75,7 +75,7 @@ class KafkaPairingJobIT {
         CollectingSink<DeadLetter> deadLetters = new CollectingSink<>();
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        new CheckerJob(options, options.checkerOptions(), source,
+        new CheckerJob(options, source,
                 JobSinks.of(List.of(), deadLetters).withCheckedEvents(paired)).execute(env, "kafka-pairing-it");
         List<CompletedTxn> completed = CompletedTxn.pairs(paired.values());
 

@@ -107,7 +107,7 @@ class PairingJobIT {
 
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(CheckerJob.flinkConfiguration(options));
-        CheckerJob job = new CheckerJob(options, options.checkerOptions(), source,
+        CheckerJob job = new CheckerJob(options, source,
                 JobSinks.of(List.of(), deadLetters).withCheckedEvents(paired));
         job.build(env);
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled(), "Kryo fallback must be off");

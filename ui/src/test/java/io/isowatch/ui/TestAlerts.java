@@ -35,7 +35,8 @@ public final class TestAlerts {
 
     /** The alerts a history (JSON lines) yields when checked as serializable. */
     public static List<Alert> check(String jsonLines, String history, long detectedAt) {
-        return check(jsonLines, history, detectedAt, CheckerOptions.defaults().withModels(java.util.Set.of(ConsistencyModel.of("serializable"))));
+        return check(jsonLines, history, detectedAt, CheckerOptions.defaults().toBuilder()
+                .consistencyModels(java.util.Set.of(ConsistencyModel.of("serializable"))).build());
     }
 
     /** The alerts a history (JSON lines) yields under {@code options}. */

@@ -52,34 +52,90 @@ public record StoreOptions(IsolationLevel isolation, double failRate, double los
         return new StoreOptions(isolation, 0, 0, 0, DEFAULT_READ_ONLY_LAG, DEFAULT_VERSIONS_KEPT, 0, 0);
     }
 
-    public StoreOptions withFaults(double newFailRate, double newLostAckRate, double newStaleReadRate) {
-        return new StoreOptions(isolation, newFailRate, newLostAckRate, newStaleReadRate, readOnlyLag, versionsKept,
-                operationDelayNanos, seed);
-    }
-
-    public StoreOptions withReadOnlyLag(int value) {
-        return new StoreOptions(isolation, failRate, lostAckRate, staleReadRate, value, versionsKept,
-                operationDelayNanos, seed);
-    }
-
-    public StoreOptions withVersionsKept(int value) {
-        return new StoreOptions(isolation, failRate, lostAckRate, staleReadRate, readOnlyLag, value,
-                operationDelayNanos, seed);
-    }
-
-    public StoreOptions withOperationDelayNanos(long value) {
-        return new StoreOptions(isolation, failRate, lostAckRate, staleReadRate, readOnlyLag, versionsKept,
-                value, seed);
-    }
-
-    public StoreOptions withSeed(long value) {
-        return new StoreOptions(isolation, failRate, lostAckRate, staleReadRate, readOnlyLag, versionsKept,
-                operationDelayNanos, value);
-    }
-
     private static void requireProbability(String name, double value) {
         if (!(value >= 0 && value <= 1)) {
             throw new IllegalArgumentException(name + " must be a probability in [0, 1], got " + value);
+        }
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Builds {@link StoreOptions}; the record's constructor checks the values. */
+    public static final class Builder {
+        private IsolationLevel isolation;
+        private double failRate;
+        private double lostAckRate;
+        private double staleReadRate;
+        private int readOnlyLag;
+        private int versionsKept;
+        private long operationDelayNanos;
+        private long seed;
+
+        private Builder(StoreOptions from) {
+            isolation = from.isolation;
+            failRate = from.failRate;
+            lostAckRate = from.lostAckRate;
+            staleReadRate = from.staleReadRate;
+            readOnlyLag = from.readOnlyLag;
+            versionsKept = from.versionsKept;
+            operationDelayNanos = from.operationDelayNanos;
+            seed = from.seed;
+        }
+
+        public Builder isolation(IsolationLevel value) {
+            isolation = value;
+            return this;
+        }
+
+        public Builder failRate(double value) {
+            failRate = value;
+            return this;
+        }
+
+        public Builder lostAckRate(double value) {
+            lostAckRate = value;
+            return this;
+        }
+
+        public Builder staleReadRate(double value) {
+            staleReadRate = value;
+            return this;
+        }
+
+        public Builder readOnlyLag(int value) {
+            readOnlyLag = value;
+            return this;
+        }
+
+        public Builder versionsKept(int value) {
+            versionsKept = value;
+            return this;
+        }
+
+        public Builder operationDelayNanos(long value) {
+            operationDelayNanos = value;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        /** All three fault rates at once, so their constraints are checked against the new ones only. */
+        public Builder faults(double newFailRate, double newLostAckRate, double newStaleReadRate) {
+            failRate = newFailRate;
+            lostAckRate = newLostAckRate;
+            staleReadRate = newStaleReadRate;
+            return this;
+        }
+
+        public StoreOptions build() {
+            return new StoreOptions(isolation, failRate, lostAckRate, staleReadRate, readOnlyLag, versionsKept,
+                    operationDelayNanos, seed);
         }
     }
 }

@@ -94,70 +94,133 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
                 Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY, Duration.ofSeconds(10), Duration.ofSeconds(30));
     }
 
-    public ShipperOptions withLinger(Duration value) {
-        return new ShipperOptions(value, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public ShipperOptions withBatchSizeBytes(int value) {
-        return new ShipperOptions(linger, value, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+    /** Builds {@link ShipperOptions}; the record's constructor checks the values. */
+    public static final class Builder {
+        private Duration linger;
+        private int batchSizeBytes;
+        private String compression;
+        private int maxEventsPerRound;
+        private Duration deliveryTimeout;
+        private Duration maxBlock;
+        private Duration retryBackoff;
+        private Duration maxRetryBackoff;
+        private Duration idlePoll;
+        private Duration closeTimeout;
+        private Map<String, String> producerProperties;
+        private RecordFormat recordFormat;
+        private Duration stallTimeout;
+        private Duration stallWarningInterval;
 
-    public ShipperOptions withCompression(String value) {
-        return new ShipperOptions(linger, batchSizeBytes, value, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        private Builder(ShipperOptions from) {
+            linger = from.linger;
+            batchSizeBytes = from.batchSizeBytes;
+            compression = from.compression;
+            maxEventsPerRound = from.maxEventsPerRound;
+            deliveryTimeout = from.deliveryTimeout;
+            maxBlock = from.maxBlock;
+            retryBackoff = from.retryBackoff;
+            maxRetryBackoff = from.maxRetryBackoff;
+            idlePoll = from.idlePoll;
+            closeTimeout = from.closeTimeout;
+            producerProperties = from.producerProperties;
+            recordFormat = from.recordFormat;
+            stallTimeout = from.stallTimeout;
+            stallWarningInterval = from.stallWarningInterval;
+        }
 
-    public ShipperOptions withMaxEventsPerRound(int value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, value, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder linger(Duration value) {
+            linger = value;
+            return this;
+        }
 
-    public ShipperOptions withDeliveryTimeout(Duration value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, value, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder batchSizeBytes(int value) {
+            batchSizeBytes = value;
+            return this;
+        }
 
-    public ShipperOptions withMaxBlock(Duration value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, value,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder compression(String value) {
+            compression = value;
+            return this;
+        }
 
-    public ShipperOptions withRetryBackoff(Duration initial, Duration max) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                initial, max, idlePoll, closeTimeout, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder maxEventsPerRound(int value) {
+            maxEventsPerRound = value;
+            return this;
+        }
 
-    public ShipperOptions withCloseTimeout(Duration value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, value, producerProperties, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder deliveryTimeout(Duration value) {
+            deliveryTimeout = value;
+            return this;
+        }
 
-    public ShipperOptions withProducerProperties(Map<String, String> value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, value, recordFormat,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder maxBlock(Duration value) {
+            maxBlock = value;
+            return this;
+        }
 
-    public ShipperOptions withRecordFormat(RecordFormat value) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, value,
-                stallTimeout, stallWarningInterval);
-    }
+        public Builder retryBackoff(Duration value) {
+            retryBackoff = value;
+            return this;
+        }
 
-    /** Stalled after {@code timeout} with events waiting and none acknowledged; warned every {@code warnEvery}. */
-    public ShipperOptions withStall(Duration timeout, Duration warnEvery) {
-        return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
-                retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat, timeout,
-                warnEvery);
+        public Builder maxRetryBackoff(Duration value) {
+            maxRetryBackoff = value;
+            return this;
+        }
+
+        public Builder idlePoll(Duration value) {
+            idlePoll = value;
+            return this;
+        }
+
+        public Builder closeTimeout(Duration value) {
+            closeTimeout = value;
+            return this;
+        }
+
+        public Builder producerProperties(Map<String, String> value) {
+            producerProperties = value;
+            return this;
+        }
+
+        public Builder recordFormat(RecordFormat value) {
+            recordFormat = value;
+            return this;
+        }
+
+        public Builder stallTimeout(Duration value) {
+            stallTimeout = value;
+            return this;
+        }
+
+        public Builder stallWarningInterval(Duration value) {
+            stallWarningInterval = value;
+            return this;
+        }
+
+        /** The first pause after a failed round and the longest, at once. */
+        public Builder retryBackoff(Duration initial, Duration max) {
+            retryBackoff = initial;
+            maxRetryBackoff = max;
+            return this;
+        }
+
+        /** Stalled after {@code timeout} with events waiting and none acknowledged; warned every {@code warnEvery}. */
+        public Builder stall(Duration timeout, Duration warnEvery) {
+            stallTimeout = timeout;
+            stallWarningInterval = warnEvery;
+            return this;
+        }
+
+        public ShipperOptions build() {
+            return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
+                    retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
+                    stallTimeout, stallWarningInterval);
+        }
     }
 }

@@ -35,7 +35,7 @@ public final class SpoolExport {
     public static SpoolScan.Summary export(Path dir, OutputStream out, Consumer<CorruptRecordException> corrupt) {
         requireSpool(dir);
         // Retention off: an export deletes nothing, whatever the stored position says.
-        SpoolOptions readOnly = SpoolOptions.defaults().withKeepShippedRollFiles(Integer.MAX_VALUE);
+        SpoolOptions readOnly = SpoolOptions.defaults().toBuilder().keepShippedRollFiles(Integer.MAX_VALUE).build();
         try (ChronicleHistoryLog spool = ChronicleHistoryLog.open(dir, readOnly, new AtomTable(), null)) {
             JsonLinesWriter writer = new JsonLinesWriter(new Unclosed(out), spool.atoms());
             try {

@@ -40,15 +40,40 @@ public record SpoolOptions(RollCycle rollCycle, int keepShippedRollFiles, Durati
         return new SpoolOptions(RollCycles.FAST_HOURLY, 1, Duration.ofMillis(200));
     }
 
-    public SpoolOptions withRollCycle(RollCycle cycle) {
-        return new SpoolOptions(cycle, keepShippedRollFiles, positionSyncInterval);
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public SpoolOptions withKeepShippedRollFiles(int keep) {
-        return new SpoolOptions(rollCycle, keep, positionSyncInterval);
-    }
+    /** Builds {@link SpoolOptions}; the record's constructor checks the values. */
+    public static final class Builder {
+        private RollCycle rollCycle;
+        private int keepShippedRollFiles;
+        private Duration positionSyncInterval;
 
-    public SpoolOptions withPositionSyncInterval(Duration interval) {
-        return new SpoolOptions(rollCycle, keepShippedRollFiles, interval);
+        private Builder(SpoolOptions from) {
+            rollCycle = from.rollCycle;
+            keepShippedRollFiles = from.keepShippedRollFiles;
+            positionSyncInterval = from.positionSyncInterval;
+        }
+
+        public Builder rollCycle(RollCycle value) {
+            rollCycle = value;
+            return this;
+        }
+
+        public Builder keepShippedRollFiles(int value) {
+            keepShippedRollFiles = value;
+            return this;
+        }
+
+        public Builder positionSyncInterval(Duration value) {
+            positionSyncInterval = value;
+            return this;
+        }
+
+        public SpoolOptions build() {
+            return new SpoolOptions(rollCycle, keepShippedRollFiles, positionSyncInterval);
+        }
     }
 }

@@ -1,47 +1,39 @@
 package io.isowatch.agent.workload;
 
 import io.isowatch.checker.Workload;
-
 import io.isowatch.gen.KeyDistribution;
+import io.isowatch.gen.TxnShape;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What the {@link WorkloadRunner} runs: the transaction shape (Elle's {@code wr-txns} options),
- * how many clients, how fast and for how long.
+ * What the {@link WorkloadRunner} runs: the {@link TxnShape} (shared with the generator and the
+ * demo), how many clients, how fast and for how long.
  *
- * <p>Start from {@link #defaults()} and change what matters with the {@code with...} methods; the
+ * <p>Start from {@link #defaults()} and change what matters through {@link #toBuilder()}; the
  * compact constructor rejects bad values naming the option.
  *
- * @param workload        list-append or rw-register
- * @param concurrency     worker threads, each one client running one transaction at a time
- * @param rate            transactions per second over all workers; 0 for as fast as possible
- * @param duration        how long to run; {@link Duration#ZERO} for no time limit
- * @param txnLimit        transactions to invoke at most; 0 for no limit
- * @param keyCount        keys active at any moment
- * @param minTxnLength    fewest micro-ops in a transaction, at least 1
- * @param maxTxnLength    most micro-ops in a transaction
- * @param maxWritesPerKey writes a key takes before it is retired for a fresh key
- * @param readProbability chance that a micro-op is a read rather than a write
- * @param keyDistribution how each micro-op picks a key among the active ones (exponential: hot keys)
- * @param seed            seeds the transaction generator
- * @param firstKey        the first key id; keys are numbered upwards from it. A run that
- *                        continues an earlier history against a fresh store starts past the
- *                        keys that history used
- * @param closingReads    read each key once more when it retires, after every transaction
- *                        generated with a write to it has completed, and at the end every key
- *                        written and not yet so read (see {@link WorkloadRunner}); on by default
+ * @param workload     list-append or rw-register
+ * @param concurrency  worker threads, each one client running one transaction at a time
+ * @param rate         transactions per second over all workers; 0 for as fast as possible
+ * @param duration     how long to run; {@link Duration#ZERO} for no time limit
+ * @param txnLimit     transactions to invoke at most; 0 for no limit
+ * @param shape        keys, lengths, writes per key, read probability and key distribution
+ * @param seed         seeds the transaction generator
+ * @param firstKey     the first key id; keys are numbered upwards from it. A run that continues an
+ *                     earlier history against a fresh store starts past the keys that history used
+ * @param closingReads read each key once more when it retires, after every transaction generated
+ *                     with a write to it has completed, and at the end every key written and not
+ *                     yet so read (see {@link WorkloadRunner}); on by default
  */
 public record WorkloadOptions(Workload workload, int concurrency, double rate, Duration duration, long txnLimit,
-                              int keyCount, int minTxnLength, int maxTxnLength, int maxWritesPerKey,
-                              double readProbability, KeyDistribution keyDistribution, long seed,
-                              long firstKey, boolean closingReads) {
+                              TxnShape shape, long seed, long firstKey, boolean closingReads) {
 
     public WorkloadOptions {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(duration, "duration");
-        Objects.requireNonNull(keyDistribution, "keyDistribution");
+        Objects.requireNonNull(shape, "shape");
         atLeast("concurrency", concurrency, 1);
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be >= 0 transactions per second (0: unlimited), got " + rate);
@@ -50,95 +42,153 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
             throw new IllegalArgumentException("duration must not be negative, got " + duration);
         }
         atLeast("txnLimit", txnLimit, 0);
-        atLeast("keyCount", keyCount, 1);
-        atLeast("minTxnLength", minTxnLength, 1);
-        atLeast("maxTxnLength", maxTxnLength, minTxnLength);
-        atLeast("maxWritesPerKey", maxWritesPerKey, 1);
         atLeast("firstKey", firstKey, 0);
-        if (!(readProbability >= 0 && readProbability <= 1)) {
-            throw new IllegalArgumentException("readProbability must be in [0, 1], got " + readProbability);
-        }
     }
 
     /**
-     * Elle's defaults for list-append: 10 exponentially distributed keys, 1 to 4 micro-ops, 32
-     * writes per key, reads half the time; 10 clients, unlimited rate, 10 seconds, seed 0;
-     * closing reads on.
+     * List-append in Elle's shape ({@link TxnShape#ELLE}); 10 clients, unlimited rate, 10 seconds,
+     * seed 0; closing reads on.
      */
     public static WorkloadOptions defaults() {
-        return new WorkloadOptions(Workload.LIST_APPEND, 10, 0, Duration.ofSeconds(10), 0, 10, 1, 4, 32, 0.5,
-                KeyDistribution.EXPONENTIAL, 0, 0, true);
+        return new WorkloadOptions(Workload.LIST_APPEND, 10, 0, Duration.ofSeconds(10), 0, TxnShape.ELLE, 0, 0, true);
     }
 
-    public WorkloadOptions withWorkload(Workload value) {
-        return new WorkloadOptions(value, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public WorkloadOptions withConcurrency(int value) {
-        return new WorkloadOptions(workload, value, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    public int keyCount() {
+        return shape.keyCount();
     }
 
-    public WorkloadOptions withRate(double value) {
-        return new WorkloadOptions(workload, concurrency, value, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    public int minTxnLength() {
+        return shape.minTxnLength();
     }
 
-    public WorkloadOptions withDuration(Duration value) {
-        return new WorkloadOptions(workload, concurrency, rate, value, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    public int maxTxnLength() {
+        return shape.maxTxnLength();
     }
 
-    public WorkloadOptions withTxnLimit(long value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, value, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    public int maxWritesPerKey() {
+        return shape.maxWritesPerKey();
     }
 
-    public WorkloadOptions withKeyCount(int value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, value, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
+    public double readProbability() {
+        return shape.readProbability();
     }
 
-    /** Sets both length bounds at once. */
-    public WorkloadOptions withTxnLength(int min, int max) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, min, max,
-                maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, closingReads);
-    }
-
-    public WorkloadOptions withMaxWritesPerKey(int value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, value, readProbability, keyDistribution, seed, firstKey, closingReads);
-    }
-
-    public WorkloadOptions withReadProbability(double value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, value, keyDistribution, seed, firstKey, closingReads);
-    }
-
-    public WorkloadOptions withKeyDistribution(KeyDistribution value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, value, seed, firstKey, closingReads);
-    }
-
-    public WorkloadOptions withSeed(long value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, value, firstKey, closingReads);
-    }
-
-    public WorkloadOptions withFirstKey(long value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, value, closingReads);
-    }
-
-    public WorkloadOptions withClosingReads(boolean value) {
-        return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, keyCount, minTxnLength,
-                maxTxnLength, maxWritesPerKey, readProbability, keyDistribution, seed, firstKey, value);
+    public KeyDistribution keyDistribution() {
+        return shape.keyDistribution();
     }
 
     private static void atLeast(String option, long value, long min) {
         if (value < min) {
             throw new IllegalArgumentException(option + " must be >= " + min + ", got " + value);
+        }
+    }
+
+    /** Builds {@link WorkloadOptions}; the records' constructors check the values. */
+    public static final class Builder {
+        private Workload workload;
+        private int concurrency;
+        private double rate;
+        private Duration duration;
+        private long txnLimit;
+        private final TxnShape.Builder shape;
+        private long seed;
+        private long firstKey;
+        private boolean closingReads;
+
+        private Builder(WorkloadOptions from) {
+            workload = from.workload;
+            concurrency = from.concurrency;
+            rate = from.rate;
+            duration = from.duration;
+            txnLimit = from.txnLimit;
+            shape = from.shape.toBuilder();
+            seed = from.seed;
+            firstKey = from.firstKey;
+            closingReads = from.closingReads;
+        }
+
+        public Builder workload(Workload value) {
+            workload = value;
+            return this;
+        }
+
+        public Builder concurrency(int value) {
+            concurrency = value;
+            return this;
+        }
+
+        public Builder rate(double value) {
+            rate = value;
+            return this;
+        }
+
+        public Builder duration(Duration value) {
+            duration = value;
+            return this;
+        }
+
+        public Builder txnLimit(long value) {
+            txnLimit = value;
+            return this;
+        }
+
+        /** The whole shape at once. */
+        public Builder shape(TxnShape value) {
+            shape.keyCount(value.keyCount()).txnLength(value.minTxnLength(), value.maxTxnLength())
+                    .maxWritesPerKey(value.maxWritesPerKey()).readProbability(value.readProbability())
+                    .keyDistribution(value.keyDistribution());
+            return this;
+        }
+
+        public Builder keyCount(int value) {
+            shape.keyCount(value);
+            return this;
+        }
+
+        /** Sets both length bounds at once. */
+        public Builder txnLength(int min, int max) {
+            shape.txnLength(min, max);
+            return this;
+        }
+
+        public Builder maxWritesPerKey(int value) {
+            shape.maxWritesPerKey(value);
+            return this;
+        }
+
+        public Builder readProbability(double value) {
+            shape.readProbability(value);
+            return this;
+        }
+
+        public Builder keyDistribution(KeyDistribution value) {
+            shape.keyDistribution(value);
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public Builder firstKey(long value) {
+            firstKey = value;
+            return this;
+        }
+
+        public Builder closingReads(boolean value) {
+            closingReads = value;
+            return this;
+        }
+
+        public WorkloadOptions build() {
+            return new WorkloadOptions(workload, concurrency, rate, duration, txnLimit, shape.build(), seed, firstKey,
+                    closingReads);
         }
     }
 }

@@ -32,9 +32,10 @@ class EmbeddedStoreClientTest {
     @Test
     void execute_abortIsDefinite_lostAckIsIndeterminate() {
         DatabaseClient aborting = new EmbeddedStoreClient(
-                new EmbeddedStore(StoreOptions.of(IsolationLevel.READ_COMMITTED).withFaults(1, 0, 0)));
+                new EmbeddedStore(StoreOptions.of(IsolationLevel.READ_COMMITTED).toBuilder().faults(1, 0, 0).build()));
         assertThrows(DefinitelyAbortedException.class, () -> aborting.execute(List.of(new MicroOp.Append(1, 1))));
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.READ_COMMITTED).withFaults(0, 1, 0));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.READ_COMMITTED).toBuilder()
+                .faults(0, 1, 0).build());
         DatabaseClient losing = new EmbeddedStoreClient(store);
         assertThrows(IndeterminateException.class, () -> losing.execute(List.of(new MicroOp.Append(1, 1))));
         assertArrayEquals(new long[] {1}, store.latest(1), "the transaction committed nevertheless");
@@ -42,7 +43,8 @@ class EmbeddedStoreClientTest {
 
     @Test
     void execute_readOnlyTransaction_beginsReadOnly_soSerializableMayServeAnOlderSnapshot() throws Exception {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).withReadOnlyLag(3));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).toBuilder()
+                .readOnlyLag(3).build());
         DatabaseClient client = new EmbeddedStoreClient(store);
         boolean stale = false;
         for (long v = 1; v <= 40; v++) {

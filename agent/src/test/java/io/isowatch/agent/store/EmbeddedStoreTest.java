@@ -258,7 +258,7 @@ class EmbeddedStoreTest {
     @Test
     void strictSerializable_readOnlyTransaction_seesEveryEarlierCommit() {
         EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.STRICT_SERIALIZABLE)
-                .withReadOnlyLag(20));
+                .toBuilder().readOnlyLag(20).build());
         for (int i = 1; i <= 50; i++) {
             commitAppend(store, X, i);
             StoreTransaction r = store.begin(true);
@@ -269,7 +269,8 @@ class EmbeddedStoreTest {
 
     @Test
     void serializable_readOnlyTransaction_mayReadAnOlderSnapshot_updatesDoNot() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).withReadOnlyLag(5));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SERIALIZABLE).toBuilder()
+                .readOnlyLag(5).build());
         boolean sawOld = false;
         for (int i = 1; i <= 50; i++) {
             commitAppend(store, X, i);
@@ -287,7 +288,8 @@ class EmbeddedStoreTest {
 
     @Test
     void snapshotTooOld_abortsTheReader() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).withVersionsKept(2));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .versionsKept(2).build());
         StoreTransaction old = store.begin();
         for (int i = 1; i <= 3; i++) {
             commitAppend(store, X, i);
@@ -299,7 +301,8 @@ class EmbeddedStoreTest {
 
     @Test
     void injectedAbort_installsNothing() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).withFaults(1, 0, 0));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(1, 0, 0).build());
         StoreTransaction t = store.begin();
         t.append(X, 1);
         TransactionAbortedException e = assertThrows(TransactionAbortedException.class, t::commit);
@@ -310,7 +313,8 @@ class EmbeddedStoreTest {
 
     @Test
     void lostAcknowledgement_commitsButThrows() {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).withFaults(0, 1, 0));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(0, 1, 0).build());
         StoreTransaction t = store.begin();
         t.append(X, 1);
         assertThrows(AcknowledgementLostException.class, t::commit);
@@ -321,7 +325,7 @@ class EmbeddedStoreTest {
     @Test
     void staleRead_servesAnOlderVersion() {
         EmbeddedStore store = new EmbeddedStore(StoreOptions.of(IsolationLevel.STRICT_SERIALIZABLE)
-                .withFaults(0, 0, 1));
+                .toBuilder().faults(0, 0, 1).build());
         for (int i = 1; i <= 5; i++) {
             commitAppend(store, X, i);
         }
@@ -334,7 +338,7 @@ class EmbeddedStoreTest {
     @ParameterizedTest
     @EnumSource(IsolationLevel.class)
     void concurrentAppends_keepExactlyTheCommittedOnes(IsolationLevel level) throws Exception {
-        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).withFaults(0.1, 0, 0));
+        EmbeddedStore store = new EmbeddedStore(StoreOptions.of(level).toBuilder().faults(0.1, 0, 0).build());
         int threads = 8;
         int perThread = 2_000;
         Set<Long> committed = ConcurrentHashMap.newKeySet();

@@ -35,7 +35,7 @@ class ChronicleHistoryLogTest {
     Path dir;
 
     private static SpoolOptions syncEveryAck() {
-        return SpoolOptions.defaults().withPositionSyncInterval(Duration.ZERO);
+        return SpoolOptions.defaults().toBuilder().positionSyncInterval(Duration.ZERO).build();
     }
 
     private static List<HistoryEvent> drain(SpoolTailer tailer) {
@@ -140,7 +140,7 @@ class ChronicleHistoryLogTest {
 
     @Test
     void acknowledge_withinTheSyncInterval_isPersistedOnClose() {
-        SpoolOptions lazy = SpoolOptions.defaults().withPositionSyncInterval(Duration.ofHours(1));
+        SpoolOptions lazy = SpoolOptions.defaults().toBuilder().positionSyncInterval(Duration.ofHours(1)).build();
         long last;
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, lazy, new AtomTable(), null)) {
             log.append(Events.event("a", 0));
@@ -157,7 +157,8 @@ class ChronicleHistoryLogTest {
     @Test
     void retention_deletesFullyShippedRollFiles_keepingTheConfiguredNumber() throws IOException {
         SetTimeProvider time = new SetTimeProvider(1_700_000_000_000L * 1_000_000L);
-        SpoolOptions options = syncEveryAck().withRollCycle(RollCycles.FAST_HOURLY).withKeepShippedRollFiles(1);
+        SpoolOptions options = syncEveryAck().toBuilder().rollCycle(RollCycles.FAST_HOURLY).keepShippedRollFiles(1)
+                .build();
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, options, new AtomTable(), null, time)) {
             List<Long> lastOfCycle = new ArrayList<>();
             long seq = 0;
@@ -184,7 +185,7 @@ class ChronicleHistoryLogTest {
                 assertEquals(20, drain(all).get(0).sequence(), "the oldest remaining event is cycle 2's first");
             }
         }
-        SpoolOptions keepNone = options.withKeepShippedRollFiles(0);
+        SpoolOptions keepNone = options.toBuilder().keepShippedRollFiles(0).build();
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, keepNone, new AtomTable(), null, time)) {
             assertEquals(2, rollFiles(), "reopening applies the tighter retention at once");
             assertEquals(10, log.backlog());

@@ -108,7 +108,7 @@ class KafkaShipperTest {
         String topic = newTopic(kafka, "json");
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null)) {
             List<HistoryEvent> events = appendEvents(log, "agent-json", 0, 1_000);
-            ShipperOptions json = ShipperOptions.defaults().withRecordFormat(RecordFormat.JSON);
+            ShipperOptions json = ShipperOptions.defaults().toBuilder().recordFormat(RecordFormat.JSON).build();
             try (KafkaShipper shipper = KafkaShipper.start(log, kafka.bootstrapServers(), topic, json, null)) {
                 await("the backlog drains", Duration.ofSeconds(30), () -> log.backlog() == 0);
             }
@@ -123,7 +123,7 @@ class KafkaShipperTest {
     void ship_acrossRestarts_resumesFromTheAcknowledgedPosition_andDuplicatesCarryTheSameIdentity() {
         InJvmKafka kafka = InJvmKafka.shared();
         String topic = newTopic(kafka, "restart");
-        ShipperOptions smallRounds = ShipperOptions.defaults().withMaxEventsPerRound(500);
+        ShipperOptions smallRounds = ShipperOptions.defaults().toBuilder().maxEventsPerRound(500).build();
         List<HistoryEvent> events = new ArrayList<>();
         long rewindTo;
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null)) {
@@ -194,9 +194,9 @@ class KafkaShipperTest {
     @Test
     void start_againstAnUnreachableCluster_keepsRetryingWithoutDisturbingAppends() {
         ShipperOptions impatient = ShipperOptions.defaults()
-                .withMaxBlock(Duration.ofMillis(200))
-                .withDeliveryTimeout(Duration.ofMillis(300))
-                .withRetryBackoff(Duration.ofMillis(50), Duration.ofMillis(100));
+                .toBuilder().maxBlock(Duration.ofMillis(200))
+                .deliveryTimeout(Duration.ofMillis(300))
+                .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(100)).build();
         try (ChronicleHistoryLog log = ChronicleHistoryLog.open(dir, null);
              KafkaShipper shipper = KafkaShipper.start(log, "127.0.0.1:1", "nowhere", impatient, null)) {
             appendEvents(log, "agent-dead", 0, 1_000);
@@ -211,7 +211,7 @@ class KafkaShipperTest {
     @Test
     void options_rejectSettingsTheGuaranteesDependOn() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ShipperOptions.defaults().withProducerProperties(Map.of("acks", "1")));
+                () -> ShipperOptions.defaults().toBuilder().producerProperties(Map.of("acks", "1")).build());
         assertTrue(e.getMessage().contains("acks"), e.getMessage());
         assertFalse(ShipperOptions.defaults().producerProperties().containsKey("acks"));
     }

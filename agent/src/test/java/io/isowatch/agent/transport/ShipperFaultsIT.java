@@ -64,8 +64,8 @@ class ShipperFaultsIT {
     }
 
     private static ShipperOptions quickStall() {
-        return ShipperOptions.defaults().withStall(STALL, Duration.ofSeconds(2))
-                .withRetryBackoff(Duration.ofMillis(100), Duration.ofMillis(500));
+        return ShipperOptions.defaults().toBuilder().stall(STALL, Duration.ofSeconds(2))
+                .retryBackoff(Duration.ofMillis(100), Duration.ofMillis(500)).build();
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class SpoolWriterMain {
         boolean throttled = args.length > 3;
         if (throttled) {
             KafkaShipper shipper = KafkaShipper.start(log, args[3], args[4],
-                    ShipperOptions.defaults().withMaxEventsPerRound(1_000), null);
+                    ShipperOptions.defaults().toBuilder().maxEventsPerRound(1_000).build(), null);
             Thread progress = new Thread(() -> {
                 while (true) {
                     long shipped = shipper.shipped();

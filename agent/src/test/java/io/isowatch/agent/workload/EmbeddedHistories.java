@@ -39,7 +39,8 @@ final class EmbeddedHistories {
     }
 
     static Verdict check(List<Op> ops, String model) {
-        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of(model))),
+        IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .consistencyModels(Set.of(ConsistencyModel.of(model))).build(),
                 new AtomTable());
         ops.forEach(checker::accept);
         return checker.finish();

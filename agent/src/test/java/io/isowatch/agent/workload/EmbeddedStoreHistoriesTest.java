@@ -31,17 +31,17 @@ class EmbeddedStoreHistoriesTest {
 
     private static WorkloadOptions contended(long seed) {
         return WorkloadOptions.defaults()
-                .withConcurrency(8)
-                .withKeyCount(5)
-                .withTxnLength(1, 4)
-                .withMaxWritesPerKey(32)
-                .withTxnLimit(5_000)
-                .withDuration(Duration.ofSeconds(5))
-                .withSeed(seed);
+                .toBuilder().concurrency(8)
+                .keyCount(5)
+                .txnLength(1, 4)
+                .maxWritesPerKey(32)
+                .txnLimit(5_000)
+                .duration(Duration.ofSeconds(5))
+                .seed(seed).build();
     }
 
     private static StoreOptions faulty(IsolationLevel level) {
-        return StoreOptions.of(level).withFaults(0.05, 0.01, 0).withSeed(7);
+        return StoreOptions.of(level).toBuilder().faults(0.05, 0.01, 0).seed(7).build();
     }
 
     private static boolean has(Verdict v, AnomalyType type) {
@@ -82,7 +82,7 @@ class EmbeddedStoreHistoriesTest {
     void strictSerializable_historyIsValidUnderStrictSerializable() {
         for (long seed = 0; seed < 2; seed++) {
             EmbeddedHistories.Run run = EmbeddedHistories.run(faulty(IsolationLevel.STRICT_SERIALIZABLE),
-                    contended(seed).withTxnLimit(10_000));
+                    contended(seed).toBuilder().txnLimit(10_000).build());
             assertValid(check(run, "strict-serializable"), "strict-serializable", run);
             assertTrue(run.result().fail() > 0 && run.result().info() > 0, run.result()::toString);
         }
@@ -90,7 +90,7 @@ class EmbeddedStoreHistoriesTest {
 
     @Test
     void serializable_historyIsValidUnderSerializable_butStaleReadOnlySnapshotsBreakRealtime() {
-        untilFound(faulty(IsolationLevel.SERIALIZABLE).withReadOnlyLag(8),
+        untilFound(faulty(IsolationLevel.SERIALIZABLE).toBuilder().readOnlyLag(8).build(),
                 EmbeddedStoreHistoriesTest::contended, "serializable", "strict-serializable",
                 v -> v.valid() == Validity.FALSE
                         && v.anomalyTypes().stream().allMatch(t -> t.elleName().endsWith("-realtime")));
@@ -101,7 +101,7 @@ class EmbeddedStoreHistoriesTest {
         // A read-heavy mix over a few more keys: transactions that read two keys and write one
         // of them overlap often, and the components of the graph stay small.
         untilFound(faulty(IsolationLevel.SNAPSHOT_ISOLATION),
-                seed -> contended(seed).withKeyCount(8).withTxnLength(2, 4).withReadProbability(0.75),
+                seed -> contended(seed).toBuilder().keyCount(8).txnLength(2, 4).readProbability(0.75).build(),
                 "snapshot-isolation", "serializable", v -> has(v, AnomalyType.G2_ITEM));
     }
 
@@ -116,14 +116,14 @@ class EmbeddedStoreHistoriesTest {
 
     @Test
     void readUncommitted_historyIsValidUnderReadUncommitted_andShowsDirtyReads() {
-        untilFound(StoreOptions.of(IsolationLevel.READ_UNCOMMITTED).withFaults(0.2, 0.01, 0),
+        untilFound(StoreOptions.of(IsolationLevel.READ_UNCOMMITTED).toBuilder().faults(0.2, 0.01, 0).build(),
                 EmbeddedStoreHistoriesTest::contended, "read-uncommitted", "read-committed",
                 v -> has(v, AnomalyType.G1A) || has(v, AnomalyType.G1B));
     }
 
     @Test
     void staleReads_breakStrictSerializability() {
-        untilFound(faulty(IsolationLevel.STRICT_SERIALIZABLE).withFaults(0.05, 0.01, 0.05),
+        untilFound(faulty(IsolationLevel.STRICT_SERIALIZABLE).toBuilder().faults(0.05, 0.01, 0.05).build(),
                 EmbeddedStoreHistoriesTest::contended, "read-committed", "strict-serializable",
                 v -> v.valid() == Validity.FALSE);
     }

@@ -37,14 +37,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WorkloadRunnerTest {
 
     private static EmbeddedStore store(double failRate, double lostAckRate) {
-        return new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).withFaults(failRate, lostAckRate, 0));
+        return new EmbeddedStore(StoreOptions.of(IsolationLevel.SNAPSHOT_ISOLATION).toBuilder()
+                .faults(failRate, lostAckRate, 0).build());
     }
 
     @Test
     void txnLimit_runsExactlyThatMany_andInfoMovesTheWorkerToANewProcess() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withTxnLimit(3_000)
-                .withDuration(Duration.ZERO);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4).txnLimit(3_000)
+                .duration(Duration.ZERO).build();
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0.05, 0.05)),
                 new HistoryRecorder("a", log)).run();
         assertEquals(3_000, r.txns() - r.closingReads(), "the limit counts ordinary transactions");
@@ -69,8 +70,8 @@ class WorkloadRunnerTest {
     @Test
     void closingReads_listAppend_everyAppendIsReadAfterItsWritersComplete_andTheHistoryIsValid() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withTxnLimit(2_000).withKeyCount(3)
-                .withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(11);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4).txnLimit(2_000).keyCount(3)
+                .maxWritesPerKey(5).duration(Duration.ZERO).seed(11).build();
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
                 new HistoryRecorder("a", log)).run();
         Closing closing = Closing.of(log.ops());
@@ -86,8 +87,8 @@ class WorkloadRunnerTest {
     @Test
     void closingReads_rwRegister_everyKeyIsReadAfterItsLastWriteCompletes_andTheHistoryIsValid() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withWorkload(Workload.RW_REGISTER).withConcurrency(4)
-                .withTxnLimit(2_000).withKeyCount(3).withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(12);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().workload(Workload.RW_REGISTER).concurrency(4)
+                .txnLimit(2_000).keyCount(3).maxWritesPerKey(5).duration(Duration.ZERO).seed(12).build();
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
                 new HistoryRecorder("a", log)).run();
         Closing closing = Closing.of(log.ops());
@@ -100,8 +101,8 @@ class WorkloadRunnerTest {
     @Test
     void closingReads_off_leaveAppendsUnread_soTheTestsAboveCanFail() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withTxnLimit(2_000).withKeyCount(3)
-                .withMaxWritesPerKey(5).withDuration(Duration.ZERO).withSeed(11).withClosingReads(false);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4).txnLimit(2_000).keyCount(3)
+                .maxWritesPerKey(5).duration(Duration.ZERO).seed(11).closingReads(false).build();
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
                 new HistoryRecorder("a", log)).run();
         assertEquals(0, r.closingReads());
@@ -112,8 +113,8 @@ class WorkloadRunnerTest {
     @Test
     void closingReads_atTheEndOfATimedRunStoppedEarly_closeEveryKeyWritten() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(3).withDuration(Duration.ofSeconds(30))
-                .withRate(2_000).withSeed(13);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(3).duration(Duration.ofSeconds(30))
+                .rate(2_000).seed(13).build();
         WorkloadRunner runner = new WorkloadRunner(options, EmbeddedStoreClient.factory(strictStore()),
                 new HistoryRecorder("a", log));
         Thread stopper = new Thread(() -> {
@@ -140,7 +141,8 @@ class WorkloadRunnerTest {
 
     private static Verdict check(List<Op> history, Workload workload) {
         CheckerOptions options = workload == Workload.RW_REGISTER
-                ? CheckerOptions.defaults().withRegisters(RegisterOptions.NONE) : CheckerOptions.defaults();
+                ? CheckerOptions.defaults().toBuilder().registers(RegisterOptions.NONE)
+                        .build() : CheckerOptions.defaults();
         IncrementalChecker checker = new IncrementalChecker(options, new AtomTable());
         history.forEach(checker::accept);
         return checker.finish();
@@ -210,13 +212,14 @@ class WorkloadRunnerTest {
 
     @Test
     void rate_limitsTransactionsPerSecond() throws Exception {
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withRate(2_000)
-                .withDuration(Duration.ofSeconds(1));
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4).rate(2_000)
+                .duration(Duration.ofSeconds(1)).build();
         WorkloadResult r = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", new InMemoryEventLog())).run();
         // What this machine manages unlimited, now: a busy machine may not reach 2,000 in a second,
         // and that is no fault of the limiter.
-        WorkloadResult unlimited = new WorkloadRunner(options.withRate(0), EmbeddedStoreClient.factory(store(0, 0)),
+        WorkloadResult unlimited = new WorkloadRunner(options.toBuilder().rate(0)
+                .build(), EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", new InMemoryEventLog())).run();
         long floor = Math.min(1_500, unlimited.txns() * 3 / 4);
         assertTrue(r.txns() > floor && r.txns() < 2_300, "about 2,000 transactions (at least " + floor
@@ -226,8 +229,8 @@ class WorkloadRunnerTest {
     @Test
     void progress_isReportedEveryIntervalWithTheBacklog_andOnceMoreAtTheEnd() throws Exception {
         List<WorkloadProgress> reports = new CopyOnWriteArrayList<>();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(2).withRate(5_000)
-                .withDuration(Duration.ofMillis(1_050));
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(2).rate(5_000)
+                .duration(Duration.ofMillis(1_050)).build();
         new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)), new HistoryRecorder("a",
                 new InMemoryEventLog())).onProgress(reports::add, Duration.ofMillis(200), () -> 42).run();
         assertTrue(reports.size() >= 5 && reports.size() <= 7, "every 200 ms for 1 s, then once more: " + reports);
@@ -249,8 +252,8 @@ class WorkloadRunnerTest {
     @Test
     void firstProcessAndFirstKey_offsetTheIds() throws Exception {
         InMemoryEventLog log = new InMemoryEventLog();
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(2).withTxnLimit(50)
-                .withFirstKey(1_000_000);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(2).txnLimit(50)
+                .firstKey(1_000_000).build();
         new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)), new HistoryRecorder("a", log))
                 .firstProcess(500).run();
         for (Op op : log.ops()) {
@@ -277,7 +280,8 @@ class WorkloadRunnerTest {
             public void close() {
             }
         };
-        WorkloadOptions options = WorkloadOptions.defaults().withConcurrency(4).withDuration(Duration.ofSeconds(30));
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().concurrency(4)
+                .duration(Duration.ofSeconds(30)).build();
         WorkloadRunner runner = new WorkloadRunner(options, EmbeddedStoreClient.factory(store(0, 0)),
                 new HistoryRecorder("a", broken));
         IllegalStateException e = assertThrows(IllegalStateException.class, runner::run);
@@ -286,8 +290,8 @@ class WorkloadRunnerTest {
 
     @Test
     void generator_valuesAreUniquePerKey_andKeysRetireAfterMaxWrites() {
-        WorkloadOptions options = WorkloadOptions.defaults().withKeyCount(3).withMaxWritesPerKey(5)
-                .withReadProbability(0.3).withTxnLength(1, 6).withSeed(3);
+        WorkloadOptions options = WorkloadOptions.defaults().toBuilder().keyCount(3).maxWritesPerKey(5)
+                .readProbability(0.3).txnLength(1, 6).seed(3).build();
         TransactionGenerator generator = new TransactionGenerator(options);
         Map<Long, Set<Long>> written = new HashMap<>();
         int reads = 0;
@@ -316,7 +320,7 @@ class WorkloadRunnerTest {
     @Test
     void generator_rwRegister_writesRegisters() {
         TransactionGenerator generator = new TransactionGenerator(WorkloadOptions.defaults()
-                .withWorkload(Workload.RW_REGISTER).withReadProbability(0));
+                .toBuilder().workload(Workload.RW_REGISTER).readProbability(0).build());
         for (MicroOp m : generator.next()) {
             assertTrue(m instanceof MicroOp.Write, m::toString);
         }

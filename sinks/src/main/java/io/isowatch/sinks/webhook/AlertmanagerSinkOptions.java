@@ -12,7 +12,7 @@ import java.util.TreeMap;
 
 /**
  * Options of an {@link AlertmanagerWebhookSink}. Start from {@link #of(URI)} and change what
- * differs with the {@code with} methods.
+ * differs through {@link #toBuilder()}.
  *
  * @param url            Alertmanager's base address, e.g. {@code http://alertmanager:9093}; the sink
  *                       posts to {@code api/v2/alerts} under it (a url already ending in
@@ -74,41 +74,6 @@ public record AlertmanagerSinkOptions(URI url, String severity, Map<String, Stri
                 Duration.ofMillis(200), null);
     }
 
-    public AlertmanagerSinkOptions withSeverity(String value) {
-        return new AlertmanagerSinkOptions(url, value, extraLabels, generatorUrl, requestTimeout, maxAttempts,
-                retryBackoff, console);
-    }
-
-    public AlertmanagerSinkOptions withExtraLabels(Map<String, String> value) {
-        return new AlertmanagerSinkOptions(url, severity, value, generatorUrl, requestTimeout, maxAttempts,
-                retryBackoff, console);
-    }
-
-    public AlertmanagerSinkOptions withGeneratorUrl(String value) {
-        return new AlertmanagerSinkOptions(url, severity, extraLabels, value, requestTimeout, maxAttempts,
-                retryBackoff, console);
-    }
-
-    public AlertmanagerSinkOptions withRequestTimeout(Duration value) {
-        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, value, maxAttempts,
-                retryBackoff, console);
-    }
-
-    public AlertmanagerSinkOptions withMaxAttempts(int value) {
-        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, value,
-                retryBackoff, console);
-    }
-
-    public AlertmanagerSinkOptions withRetryBackoff(Duration value) {
-        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
-                value, console);
-    }
-
-    public AlertmanagerSinkOptions withConsole(ConsoleLink value) {
-        return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
-                retryBackoff, value);
-    }
-
     /** The address alerts are posted to. */
     public URI alertsEndpoint() {
         String s = url.toString();
@@ -121,5 +86,78 @@ public record AlertmanagerSinkOptions(URI url, String severity, Map<String, Stri
     @Override
     public AlertmanagerWebhookSink open() {
         return new AlertmanagerWebhookSink(this);
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Builds {@link AlertmanagerSinkOptions}; the record's constructor checks the values. */
+    public static final class Builder {
+        private URI url;
+        private String severity;
+        private Map<String, String> extraLabels;
+        private String generatorUrl;
+        private Duration requestTimeout;
+        private int maxAttempts;
+        private Duration retryBackoff;
+        private ConsoleLink console;
+
+        private Builder(AlertmanagerSinkOptions from) {
+            url = from.url;
+            severity = from.severity;
+            extraLabels = from.extraLabels;
+            generatorUrl = from.generatorUrl;
+            requestTimeout = from.requestTimeout;
+            maxAttempts = from.maxAttempts;
+            retryBackoff = from.retryBackoff;
+            console = from.console;
+        }
+
+        public Builder url(URI value) {
+            url = value;
+            return this;
+        }
+
+        public Builder severity(String value) {
+            severity = value;
+            return this;
+        }
+
+        public Builder extraLabels(Map<String, String> value) {
+            extraLabels = value;
+            return this;
+        }
+
+        public Builder generatorUrl(String value) {
+            generatorUrl = value;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration value) {
+            requestTimeout = value;
+            return this;
+        }
+
+        public Builder maxAttempts(int value) {
+            maxAttempts = value;
+            return this;
+        }
+
+        public Builder retryBackoff(Duration value) {
+            retryBackoff = value;
+            return this;
+        }
+
+        public Builder console(ConsoleLink value) {
+            console = value;
+            return this;
+        }
+
+        public AlertmanagerSinkOptions build() {
+            return new AlertmanagerSinkOptions(url, severity, extraLabels, generatorUrl, requestTimeout, maxAttempts,
+                    retryBackoff, console);
+        }
     }
 }

@@ -76,16 +76,16 @@ class AlertmanagerWebhookSinkTest {
     }
 
     private static AlertmanagerSinkOptions fast(URI url) {
-        return AlertmanagerSinkOptions.of(url).withRetryBackoff(Duration.ofMillis(20))
-                .withRequestTimeout(Duration.ofSeconds(2));
+        return AlertmanagerSinkOptions.of(url).toBuilder().retryBackoff(Duration.ofMillis(20))
+                .requestTimeout(Duration.ofSeconds(2)).build();
     }
 
     @Test
     void accept_postsAlertmanagerV2ArrayWithLabelsAndAnnotations() throws IOException {
         URI url = serve(n -> 200, Duration.ZERO);
         Alert alert = Alerts.gSingleAlert();
-        try (AlertmanagerWebhookSink sink = fast(url).withExtraLabels(Map.of("cluster", "staging"))
-                .withGeneratorUrl("http://isowatch.example/findings/{id}").open()) {
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().extraLabels(Map.of("cluster", "staging"))
+                .generatorUrl("http://isowatch.example/findings/{id}").build().open()) {
             sink.accept(alert);
             assertEquals(1, sink.delivered());
             assertEquals(0, sink.failed());
@@ -133,7 +133,8 @@ class AlertmanagerWebhookSinkTest {
     void accept_withConsole_annotatesTheFindingsPageAndLinksItAsGenerator() throws IOException {
         URI url = serve(n -> 200, Duration.ZERO);
         Alert alert = Alerts.gSingleAlert();
-        try (AlertmanagerWebhookSink sink = fast(url).withConsole(new ConsoleLink("https://console.example/")).open()) {
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder()
+                .console(new ConsoleLink("https://console.example/")).build().open()) {
             sink.accept(alert);
         }
         Map<?, ?> posted = (Map<?, ?>) ((List<?>) Json.parse(received.get(0).body())).get(0);
@@ -158,7 +159,7 @@ class AlertmanagerWebhookSinkTest {
     @Test
     void accept_serverAlwaysUnavailable_givesUpAfterMaxAttempts() throws IOException {
         URI url = serve(n -> 503, Duration.ZERO);
-        try (AlertmanagerWebhookSink sink = fast(url).withMaxAttempts(3).open()) {
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().maxAttempts(3).build().open()) {
             sink.accept(Alerts.gSingleAlert());
             assertEquals(0, sink.delivered());
             assertEquals(1, sink.failed());
@@ -184,7 +185,8 @@ class AlertmanagerWebhookSinkTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        try (AlertmanagerWebhookSink sink = fast(URI.create("http://127.0.0.1:" + port)).withMaxAttempts(2).open()) {
+        try (AlertmanagerWebhookSink sink = fast(URI.create("http://127.0.0.1:" + port)).toBuilder().maxAttempts(2)
+                .build().open()) {
             sink.accept(Alerts.gSingleAlert());
             assertEquals(0, sink.delivered());
             assertEquals(1, sink.failed());
@@ -196,7 +198,8 @@ class AlertmanagerWebhookSinkTest {
     void accept_slowServer_isCutOffByTheRequestTimeout() throws IOException {
         URI url = serve(n -> 200, Duration.ofSeconds(5));
         long start = System.nanoTime();
-        try (AlertmanagerWebhookSink sink = fast(url).withRequestTimeout(Duration.ofMillis(300)).withMaxAttempts(1)
+        try (AlertmanagerWebhookSink sink = fast(url).toBuilder().requestTimeout(Duration.ofMillis(300))
+                .maxAttempts(1).build()
                 .open()) {
             sink.accept(Alerts.gSingleAlert());
             assertEquals(1, sink.failed());
@@ -219,10 +222,11 @@ class AlertmanagerWebhookSinkTest {
     void options_rejectTheSinksOwnLabelsAndBadValues() {
         URI url = URI.create("http://am:9093");
         assertThrows(IllegalArgumentException.class,
-                () -> AlertmanagerSinkOptions.of(url).withExtraLabels(Map.of("anomaly", "x")));
+                () -> AlertmanagerSinkOptions.of(url).toBuilder().extraLabels(Map.of("anomaly", "x")).build());
         assertThrows(IllegalArgumentException.class,
-                () -> AlertmanagerSinkOptions.of(url).withExtraLabels(Map.of("bad-name", "x")));
-        assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(url).withMaxAttempts(0));
+                () -> AlertmanagerSinkOptions.of(url).toBuilder().extraLabels(Map.of("bad-name", "x")).build());
+        assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(url).toBuilder().maxAttempts(0)
+                .build());
         assertThrows(IllegalArgumentException.class, () -> AlertmanagerSinkOptions.of(URI.create("ftp://am")));
     }
 }

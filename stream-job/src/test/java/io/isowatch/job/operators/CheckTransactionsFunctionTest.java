@@ -58,7 +58,8 @@ class CheckTransactionsFunctionTest {
     /** Events are 1 ms apart, so a retention of 200 ms is 200 events. */
     private static final Duration RETENTION = Duration.ofMillis(200);
     private static final int WATERMARK_EVERY = 50;
-    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE));
+    private static final CheckerOptions OPTIONS = CheckerOptions.defaults().toBuilder()
+            .consistencyModels(Set.of(ConsistencyModel.STRICT_SERIALIZABLE)).build();
 
     @Test
     void longCorrectHistory_checkerForgets_stateStaysBounded_andSilent() throws Exception {
@@ -539,8 +540,8 @@ class CheckTransactionsFunctionTest {
     /** A generated history whose event {@code i} happens at {@code i + 1} ms. */
     private static List<HistoryEvent> history(double staleReadRate, int txns) {
         List<HistoryEvent> out = new ArrayList<>();
-        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().withTxnCount(txns).withSeed(11)
-                .withStaleReadRate(staleReadRate))) {
+        for (Op op : ListAppendGenerator.generate(GeneratorOptions.defaults().toBuilder().txnCount(txns).seed(11)
+                .staleReadRate(staleReadRate).build())) {
             out.add(new HistoryEvent("agent", op.index(),
                     new Op(op.index(), (op.index() + 1) * 1_000_000L, op.type(), op.process(), op.value())));
         }

@@ -57,8 +57,9 @@ final class JdbcHistories {
 
         Verdict check(String model) {
             long start = System.nanoTime();
-            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().withModels(Set.of(ConsistencyModel.of(model)))
-                    .withWorkload(factory.target().workload()), new AtomTable());
+            IncrementalChecker checker = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                    .consistencyModels(Set.of(ConsistencyModel.of(model)))
+                    .workload(factory.target().workload()).build(), new AtomTable());
             ops.forEach(checker::accept);
             Verdict v = checker.finish();
             report.append(String.format(Locale.ROOT, "%-20s %-7s %s (checked in %.1f s)%n", model, v.valid(),
@@ -105,16 +106,16 @@ final class JdbcHistories {
     /** 16 clients on 4 hot keys, 1 to 4 micro-ops each, as fast as they go: contention everywhere. */
     static WorkloadOptions contended(long seed) {
         return WorkloadOptions.defaults()
-                .withConcurrency(16)
-                .withKeyCount(4)
-                .withTxnLength(1, 4)
-                .withMaxWritesPerKey(32)
-                .withRate(0)
-                .withTxnLimit(TXNS)
+                .toBuilder().concurrency(16)
+                .keyCount(4)
+                .txnLength(1, 4)
+                .maxWritesPerKey(32)
+                .rate(0)
+                .txnLimit(TXNS).build()
                 // A cap, not a measure: the run ends at TXNS, which a quiet machine reaches in well
                 // under a minute; a busy one (a build beside it) took 90 s for half of them in DuckDB.
-                .withDuration(Duration.ofSeconds(200))
-                .withSeed(seed);
+                .toBuilder().duration(Duration.ofSeconds(200))
+                .seed(seed).build();
     }
 
     static Run run(String name, JdbcTarget target, WorkloadOptions options) {
@@ -136,7 +137,8 @@ final class JdbcHistories {
         HistoryRecorder recorder = new HistoryRecorder("jdbc-it", log);
         WorkloadResult result;
         try {
-            WorkloadRunner runner = new WorkloadRunner(options.withWorkload(target.workload()), factory, recorder);
+            WorkloadRunner runner = new WorkloadRunner(options.toBuilder().workload(target.workload())
+                    .build(), factory, recorder);
             watch.watch(runner);
             result = runner.run();
         } catch (InterruptedException e) {
@@ -204,7 +206,7 @@ final class JdbcHistories {
                     .withCredentials(server.user(), server.password()).withTablePrefix(tried.tablePrefix());
             StallWatch watch = new StallWatch(tried.name(), breaker);
             Run run = awaitRun(tried.name(), watch, () -> run(tried.name(), JdbcTopology.single(target),
-                    contended(tried.seed()).withTxnLimit(tried.txns()), watch));
+                    contended(tried.seed()).toBuilder().txnLimit(tried.txns()).build(), watch));
             try {
                 // Every run's report places it on the ladder of models: the raw material of docs/findings.md.
                 LADDER.forEach(run::check);

@@ -174,7 +174,7 @@ class PostgresReplicaIT {
     @Test
     void readsOnTheStandby_areStaleInRealTime_butSnapshotIsolated() throws Exception {
         Map<String, Verdict> verdicts = judge("replica-stale-reads", "replica_a",
-                JdbcHistories.contended(101).withTxnLimit(10_000), JdbcHistories.LADDER);
+                JdbcHistories.contended(101).toBuilder().txnLimit(10_000).build(), JdbcHistories.LADDER);
         Verdict strict = verdicts.get("strict-serializable");
         assertEquals(Validity.FALSE, strict.valid());
         assertTrue(strict.anomalyTypes().stream().anyMatch(REALTIME::contains), strict.anomalyTypes()::toString);
@@ -194,8 +194,9 @@ class PostgresReplicaIT {
     void readOnlyTransactionsOnTheStandby_giveTheReadOnlyAnomalyAChance() throws Exception {
         // Not strict-serializable: the stale reads of expectation A are here too, and checking
         // realtime order on this history took up to 70 s on a loaded 2-core machine.
-        judge("replica-read-only-anomaly", "replica_b", JdbcHistories.contended(102).withReadProbability(0.7)
-                .withTxnLength(2, 4), JdbcHistories.LADDER.subList(0, JdbcHistories.LADDER.indexOf("serializable") + 1));
+        judge("replica-read-only-anomaly", "replica_b", JdbcHistories.contended(102).toBuilder().readProbability(0.7)
+                .txnLength(2, 4).build(), JdbcHistories.LADDER.subList(0,
+                        JdbcHistories.LADDER.indexOf("serializable") + 1));
     }
 
     /**

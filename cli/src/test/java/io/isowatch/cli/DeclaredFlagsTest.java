@@ -1,0 +1,105 @@
+package io.isowatch.cli;
+
+import io.isowatch.agentcli.DeclaredFlags;
+import io.isowatch.config.OptionDeclaration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher's flags agree with the option declarations: every declared flag exists on each
+ * command the declaration names, under the declared names, and every flag that names a
+ * declaration (descriptionKey) is one of its commands'.
+ */
+class DeclaredFlagsTest {
+
+    @Test
+    void everyDeclaredFlag_isOnItsCommands_underItsNames() {
+        CommandLine cli = Main.commandLine();
+        List<String> problems = new ArrayList<>();
+        for (OptionDeclaration<?> d : DeclaredFlags.ALL) {
+            for (String command : d.commands()) {
+                CommandLine c = find(cli, command);
+                OptionSpec o = c == null ? null : c.getCommandSpec().findOption(d.flagName());
+                if (o == null) {
+                    problems.add(command + " has no " + d.flagName() + " (declared " + d.key() + ")");
+                } else if (!o.descriptionKey().equals(d.key()) || !Arrays.asList(o.names()).equals(d.flags())) {
+                    problems.add(command + " " + d.flagName() + ": names " + Arrays.asList(o.names())
+                            + " and descriptionKey '" + o.descriptionKey() + "', declared " + d.flags() + " and '"
+                            + d.key() + "'");
+                }
+            }
+        }
+        walk(cli, problems);
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    void help_showsTheDeclaredDocAndDefault() {
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "--help");
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Edges one cycle search may visit; beyond it the verdict is unknown"
+                + "; whole number ≥ 1 (default: 5000000)."), r.out());
+        assertTrue(help.contains("bare number: milliseconds"), r.out());
+    }
+
+    @Test
+    void checkS_bareNumber_isMilliseconds_andSaysSoOnce_unlessQuiet() {
+        String file = CheckCommandTest.golden("G2-item-write-skew").toString();
+        CheckCommandTest.Run bare = CheckCommandTest.run("check", "-s", "1000", file);
+        assertEquals(1, bare.err().split("is read as milliseconds", -1).length - 1, bare.err());
+        assertTrue(bare.err().contains("write 1s"), bare.err());
+        for (String[] args : List.of(new String[] {"check", "-s", "1s", file}, new String[] {"check", "-s", "0", file},
+                new String[] {"check", "-q", "-s", "1000", file})) {
+            CheckCommandTest.Run r = CheckCommandTest.run(args);
+            assertTrue(!r.err().contains("milliseconds"), String.join(" ", args) + ": " + r.err());
+            assertEquals(bare.code(), r.code());
+        }
+    }
+
+    @Test
+    void shapeFlags_areCheckedByTheirDeclaration_namingTheFlag() {
+        CheckCommandTest.Run r = CheckCommandTest.run("gen", "-n", "1", "--max-txn-length", "0");
+        assertTrue(r.err().contains("--max-txn-length: expected a whole number from 1 up, got \"0\""), r.err());
+    }
+
+    @Test
+    void demo_keepsItsOwnDefaults_fromTheDeclarations() {
+        CommandLine cli = Main.commandLine("demo");
+        DeclaredFlags.install(cli);
+        cli.parseArgs("demo");
+        DemoCommand demo = cli.getSubcommands().get("demo").getCommand();
+        assertEquals(5, demo.shape.toShape().keyCount(), "the demo's declared --keys");
+        assertEquals(io.isowatch.gen.TxnShape.ELLE.toBuilder().keyCount(5).build(), demo.shape.toShape());
+        assertEquals(java.util.Set.of("strict-serializable"), demo.models);
+    }
+
+    private static void walk(CommandLine c, List<String> problems) {
+        for (OptionSpec o : c.getCommandSpec().options()) {
+            if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")
+                    && DeclaredFlags.declaration(o).isEmpty()) {
+                problems.add(DeclaredFlags.command(c.getCommandSpec()) + " " + o.longestName() + " names '"
+                        + o.descriptionKey() + "', which no declaration for that command has");
+            }
+        }
+        c.getSubcommands().values().forEach(s -> walk(s, problems));
+    }
+
+    private static CommandLine find(CommandLine root, String command) {
+        CommandLine c = root;
+        for (String name : command.split(" ")) {
+            c = c.getSubcommands().get(name);
+            if (c == null) {
+                return null;
+            }
+        }
+        return c;
+    }
+}
