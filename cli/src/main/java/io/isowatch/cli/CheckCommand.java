@@ -80,11 +80,18 @@ final class CheckCommand implements Callable<Integer> {
             try {
                 if (parseOnly) {
                     HistoryCheck.Read read = HistoryCheck.read(file);
-                    out.printf("%s\t%d events read in %.2f s%n", file, read.events(), read.seconds());
+                    String leftOut = HistoryCheck.leftOutLine(read.leftOut());
+                    out.printf("%s\t%d events read in %.2f s%s%n", file, read.events(), read.seconds(),
+                            leftOut == null ? "" : "; " + leftOut);
                     out.flush();
                     continue;
                 }
                 HistoryCheck.Result result = new HistoryCheck(options, flags.quiet ? null : err).run(file);
+                String leftOut = HistoryCheck.leftOutLine(result.leftOut());
+                if (leftOut != null) {
+                    err.println("isowatch check: " + file + ": " + leftOut);
+                    err.flush();
+                }
                 flags.print(out, file, result.verdict(), result.atoms(), result.seconds());
                 if (directory != null) {
                     Pictures.Drawn drawn = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),

@@ -208,6 +208,12 @@ public final class FindingText {
                         + " unknown rather than valid. Raise the cycle search budget, or check a"
                         + " shorter history";
             case EMPTY_TRANSACTION_GRAPH:
+                if (u.reason().contains(" left out: ")) {
+                    // The reader's cause comes first: it usually explains the empty graph by itself.
+                    return "No dependency between transactions could be inferred: " + u.reason() + ". So the"
+                            + " verdict is unknown. Check the ops left out first (a client op needs an integer"
+                            + " :process, as in Elle), then that transactions read the keys others write";
+                }
                 return "No dependency between transactions could be inferred (" + u.reason() + "), so"
                         + " the verdict is unknown. This almost always means a broken history: check"
                         + " that transactions read the keys other transactions write";

@@ -1,0 +1,73 @@
+package io.isowatch.cli;
+
+import io.isowatch.agentcli.ExitCodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The messages a new user meets first (issue 39), each through the picocli entry point on real
+ * files: what was left out and why, "did you mean", and the fix an error names.
+ */
+class NewUserMessagesTest {
+
+    /** Elle's paper example has this shape: EDN ops with :index, :type and :value, and no :process. */
+    private static final String NO_PROCESS = """
+            {:index 0 :type :invoke :value [[:append 1 1] [:append 2 1]]}
+            {:index 1 :type :ok     :value [[:append 1 1] [:append 2 1]]}
+            {:index 2 :type :invoke :value [[:append 2 2] [:r 1 nil]]}
+            {:index 3 :type :ok     :value [[:append 2 2] [:r 1 [1]]]}
+            {:index 4 :type :invoke :value [[:r 2 nil] [:append 1 2]]}
+            {:index 5 :type :ok     :value [[:r 2 [1 2]] [:append 1 2]]}
+            {:index 6 :type :invoke :value [[:r 1 nil]]}
+            {:index 7 :type :ok     :value [[:r 1 [1 2]]]}
+            """;
+
+    private static Path write(Path dir, String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void check_opsWithoutProcess_saysHowManyWereLeftOutAndWhy_andTheHintNamesItFirst(@TempDir Path dir)
+            throws IOException {
+        Path file = write(dir, "paper-shape.edn", NO_PROCESS);
+
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-q", file.toString());
+
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.err().contains(file + ": 8 ops left out: no integer :process"), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.contains("left out")).count(), r.err());
+        assertTrue(r.out().contains("unknown"), r.out());
+        String hint = r.out().substring(r.out().indexOf("No dependency"));
+        assertTrue(hint.startsWith("No dependency between transactions could be inferred: 8 ops were left out: "
+                + "no integer :process"), r.out());
+    }
+
+    @Test
+    void parseOnly_opsWithoutProcess_saysHowManyWereLeftOutAndWhy(@TempDir Path dir) throws IOException {
+        Path file = write(dir, "paper-shape.edn", NO_PROCESS);
+
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "--parse-only", file.toString());
+
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertTrue(r.out().matches("(?s).*\\t0 events read in [0-9.]+ s; 8 ops left out: no integer :process.*"),
+                r.out());
+    }
+
+    @Test
+    void check_nothingLeftOut_saysNothingOfIt() {
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-q",
+                CheckCommandTest.golden("valid-concurrent").toString());
+        assertFalse(r.err().contains("left out"), r.err());
+        assertFalse(r.out().contains("left out"), r.out());
+    }
+}
