@@ -70,4 +70,58 @@ class NewUserMessagesTest {
         assertFalse(r.err().contains("left out"), r.err());
         assertFalse(r.out().contains("left out"), r.out());
     }
+
+    @Test
+    void check_misspelledModel_suggestsTheNearestName() {
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-c", "serialisable",
+                CheckCommandTest.golden("valid-concurrent").toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("unknown consistency model \"serialisable\"; did you mean serializable?"), r.err());
+        assertFalse(r.err().contains("PL-SS"), "no list of every model when one is near: " + r.err());
+    }
+
+    @Test
+    void check_misspelledAnomaly_suggestsTheNearestName() {
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-a", "G2item",
+                CheckCommandTest.golden("valid-concurrent").toString());
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("unknown anomaly \"G2item\"; did you mean G2-item?"), r.err());
+    }
+
+    @Test
+    void misspelledCommand_suggestsTheNearestOne() {
+        CheckCommandTest.Run r = CheckCommandTest.run("chek", "x");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().startsWith("isowatch: unknown command 'chek'; did you mean check?\n"), r.err());
+    }
+
+    @Test
+    void unknownCommandNearNothing_listsTheCommands() {
+        CheckCommandTest.Run r = CheckCommandTest.run("frobnicate");
+        assertEquals(ExitCodes.ERROR, r.code());
+        assertTrue(r.err().contains("unknown command 'frobnicate'; the commands are: agent, check, demo"), r.err());
+    }
+
+    @Test
+    void agentRun_duckDbAtTheDefaultLevel_namesItsOneLevelAndTheFlag(@TempDir Path dir) {
+        CheckCommandTest.Run r = CheckCommandTest.run("agent", "run", "--target", "jdbc:duckdb:" + dir.resolve("db"),
+                "--duration", "1s", "--history-out", dir.resolve("h.jsonl").toString());
+        assertEquals(ExitCodes.ERROR, r.code(), r.err());
+        assertTrue(r.err().contains("DuckDB offers one level, snapshot isolation, which its driver calls "
+                + "repeatable-read: pass --isolation repeatable-read"), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.startsWith("isowatch:")).count(), r.err());
+    }
+
+    @Test
+    void agentRun_noRateAndNoTxnBound_warnsOfAVeryLargeHistoryAtStart(@TempDir Path dir) {
+        CheckCommandTest.Run r = CheckCommandTest.run("agent", "run", "--target", "embedded:serializable",
+                "--rate", "0", "--duration", "200ms", "--history-out", dir.resolve("h.jsonl").toString());
+        assertEquals(ExitCodes.VALID, r.code(), r.err());
+        assertEquals(1, r.err().lines().filter(l -> l.contains("no --rate limit and no --txns bound")).count(), r.err());
+        assertTrue(r.err().contains("bound it with --txns N or --rate TXN_PER_S"), r.err());
+
+        CheckCommandTest.Run bounded = CheckCommandTest.run("agent", "run", "--target", "embedded:serializable",
+                "--rate", "0", "--txns", "50", "--history-out", dir.resolve("b.jsonl").toString());
+        assertFalse(bounded.err().contains("no --rate limit"), bounded.err());
+    }
 }
