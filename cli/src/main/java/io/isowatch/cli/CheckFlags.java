@@ -5,6 +5,7 @@ import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
 import io.isowatch.checker.Workload;
+import io.isowatch.explain.Notation;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
@@ -129,13 +130,13 @@ final class CheckFlags {
             CheckerOptionsReader.LINEARIZABLE_KEYS, "--linearizable-keys");
 
     /** Prints one file's verdict as {@code check} does. */
-    void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+    void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds, Notation n) {
         if (format == OutputFormat.json) {
-            printJson(out, file, v, atoms, seconds);
+            printJson(out, file, v, atoms, seconds, n);
         } else {
             out.println(file + "\t" + v.valid().elleName());
             if (v.valid() != Validity.TRUE) {
-                out.println(VerdictText.render(v, atoms, maxShown));
+                out.println(VerdictText.render(v, atoms, maxShown, n));
             }
             printStats(out, file, v.stats().txns(), v.stats().ops(), seconds);
         }
@@ -146,11 +147,11 @@ final class CheckFlags {
      * verdict about long reads may be tens of megabytes, and built as a string first it took
      * several times that in memory.
      */
-    private static void printJson(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+    private static void printJson(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds, Notation n) {
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("file", file.toString());
-            VerdictJson.writeFields(g, v, atoms, seconds);
+            VerdictJson.writeFields(g, v, atoms, seconds, n);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing the verdict of " + file + " failed", e);

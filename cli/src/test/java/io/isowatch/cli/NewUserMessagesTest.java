@@ -124,4 +124,38 @@ class NewUserMessagesTest {
                 "--rate", "0", "--txns", "50", "--history-out", dir.resolve("b.jsonl").toString());
         assertFalse(bounded.err().contains("no --rate limit"), bounded.err());
     }
+
+    @Test
+    void check_registerGarbageRead_isWrittenInRegisterWords(@TempDir Path dir) throws IOException {
+        Path file = write(dir, "register.edn", """
+                {:index 0 :type :invoke :process 0 :value [[:r "x" nil]]}
+                {:index 1 :type :ok     :process 0 :value [[:r "x" 2]]}
+                """);
+
+        CheckCommandTest.Run text = CheckCommandTest.run("check", "-q", "-m", "rw-register", file.toString());
+        CheckCommandTest.Run json = CheckCommandTest.run("check", "-q", "-m", "rw-register", "--format", "json",
+                file.toString());
+
+        assertTrue(text.out().contains("T1 read register \"x\" = 2, a value no transaction ever wrote:"), text.out());
+        assertTrue(text.out().contains(":value [[:r \"x\" 2]]"), text.out());
+        assertFalse(text.out().contains("[2]"), "no list words: " + text.out());
+        assertTrue(json.out().contains("\"mop\":[\"r\",\"x\",2]"), json.out());
+    }
+
+    @Test
+    void check_registerReadOfNilThenAValue_isInternal_asElleReportsIt(@TempDir Path dir) throws IOException {
+        Path file = write(dir, "nil-then-value.edn", """
+                {:index 0 :type :invoke :process 1 :value [[:r "x" nil] [:r "x" nil]]}
+                {:index 1 :type :invoke :process 0 :value [[:w "x" 2]]}
+                {:index 2 :type :ok     :process 0 :value [[:w "x" 2]]}
+                {:index 3 :type :ok     :process 1 :value [[:r "x" nil] [:r "x" 2]]}
+                """);
+
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-q", "-m", "rw-register", file.toString());
+
+        assertEquals(ExitCodes.INVALID, r.code(), r.err());
+        assertTrue(r.out().contains("anomaly types: internal\n"), r.out());
+        assertTrue(r.out().contains("T1 read register \"x\" = 2, but its own earlier steps imply it should have seen nil"),
+                r.out());
+    }
 }

@@ -69,6 +69,11 @@ public final class VerdictText {
      * out, so a history with thousands of G1a stays readable.
      */
     public static String render(Verdict v, AtomTable atoms, int perType) {
+        return render(v, atoms, perType, null);
+    }
+
+    /** As {@link #render(Verdict, AtomTable, int)}, in the workload's notation (null: guessed per finding). */
+    public static String render(Verdict v, AtomTable atoms, int perType, Notation n) {
         if (perType < 0) {
             throw new IllegalArgumentException("perType must be >= 0, got " + perType);
         }
@@ -83,8 +88,9 @@ public final class VerdictText {
             List<Finding> fs = v.anomalies().get(t);
             int shown = Math.min(perType, fs.size());
             for (int i = 0; i < shown; i++) {
-                sb.append('\n').append(FindingText.title(fs.get(i))).append('\n')
-                        .append(FindingText.render(fs.get(i), atoms)).append('\n');
+                Notation fn = n == null ? Notation.of(fs.get(i)) : n;
+                sb.append('\n').append(FindingText.title(fs.get(i), fn)).append('\n')
+                        .append(FindingText.render(fs.get(i), atoms, fn)).append('\n');
             }
             if (shown < fs.size()) {
                 sb.append("\n... and ").append(fs.size() - shown).append(" more ").append(t.elleName())
