@@ -136,7 +136,8 @@ final class CheckFlags {
         } else {
             out.println(file + "\t" + v.valid().elleName());
             if (v.valid() != Validity.TRUE) {
-                out.println(VerdictText.render(v, atoms, maxShown, n));
+                out.println(VerdictText.render(v, atoms, maxShown, n,
+                        io.isowatch.anomaly.ConsistencyModel.names(checkerOptions().consistencyModels())));
             }
             printStats(out, file, v.stats().txns(), v.stats().ops(), seconds);
         }

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.explain.PlainWords;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertSink;
 import io.isowatch.sinks.ConsoleLink;
@@ -98,7 +99,10 @@ final class DemoAlerts implements Consumer<Alert> {
 
     /** {@code ALERT G2-item: T1 -rw-> T2 -rw-> T1, a cycle of 2 transactions (indices 3, 7)  http://…/findings/…}. */
     static String oneLine(Alert alert, ConsoleLink link) {
-        return "ALERT " + alert.title() + (link == null ? "" : "  " + link.finding(alert.id()));
+        PlainWords.Summary plain = PlainWords.of(alert.type(), alert.models());
+        String words = plain == null ? "" : "; " + plain.name() + (plain.breaks().isEmpty() ? ""
+                : ", breaks " + String.join(", ", plain.breaks()));
+        return "ALERT " + alert.title() + words + (link == null ? "" : "  " + link.finding(alert.id()));
     }
 
     /** Where the whole explanations are, for a line that leaves them out. */

@@ -44,8 +44,10 @@ class DemoAlertsTest {
         for (int i = 1; i <= 5; i++) {
             alerts.accept(alert("id" + i, "G2-item", 10));
         }
-        assertEquals(List.of("ALERT G2-item id1  http://127.0.0.1:8642/findings/id1",
-                "ALERT G2-item id2  http://127.0.0.1:8642/findings/id2",
+        assertEquals(List.of("ALERT G2-item id1; write skew (an anti-dependency cycle), breaks serializable  "
+                        + "http://127.0.0.1:8642/findings/id1",
+                "ALERT G2-item id2; write skew (an anti-dependency cycle), breaks serializable  "
+                        + "http://127.0.0.1:8642/findings/id2",
                 "  (further alerts are counted in the progress lines, not printed; all are explained and drawn at "
                         + "http://127.0.0.1:8642/, --verbose prints them in full)"), out.toString().lines().toList());
         assertEquals(5, alerts.count());

@@ -74,6 +74,14 @@ public final class VerdictText {
 
     /** As {@link #render(Verdict, AtomTable, int)}, in the workload's notation (null: guessed per finding). */
     public static String render(Verdict v, AtomTable atoms, int perType, Notation n) {
+        return render(v, atoms, perType, n, null);
+    }
+
+    /**
+     * As {@link #render(Verdict, AtomTable, int, Notation)}; with the models checked, each
+     * finding's title is followed by what it is in plain words ({@link PlainWords}).
+     */
+    public static String render(Verdict v, AtomTable atoms, int perType, Notation n, java.util.Collection<String> models) {
         if (perType < 0) {
             throw new IllegalArgumentException("perType must be >= 0, got " + perType);
         }
@@ -89,7 +97,12 @@ public final class VerdictText {
             int shown = Math.min(perType, fs.size());
             for (int i = 0; i < shown; i++) {
                 Notation fn = n == null ? Notation.of(fs.get(i)) : n;
-                sb.append('\n').append(FindingText.title(fs.get(i), fn)).append('\n')
+                sb.append('\n').append(FindingText.title(fs.get(i), fn)).append('\n');
+                PlainWords.Summary plain = models == null ? null : PlainWords.of(t.elleName(), models);
+                if (plain != null) {
+                    sb.append("In plain words: ").append(plain.sentence()).append('\n');
+                }
+                sb
                         .append(FindingText.render(fs.get(i), atoms, fn)).append('\n');
             }
             if (shown < fs.size()) {

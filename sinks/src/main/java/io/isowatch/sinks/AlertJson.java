@@ -1,5 +1,6 @@
 package io.isowatch.sinks;
 
+import io.isowatch.explain.PlainWords;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -77,6 +78,16 @@ public final class AlertJson {
         if (alert.releasedAtEnd()) {
             g.writeStringField("released-reason", alert.release().reason());
         }
+        PlainWords.Summary plain = PlainWords.of(alert.type(), alert.models());
+        if (plain != null) {
+            g.writeObjectFieldStart("in-plain-words");
+            g.writeStringField("name", plain.name());
+            stringArray(g, "allowed-by", plain.allowedBy());
+            stringArray(g, "forbidden-by", plain.forbiddenBy());
+            stringArray(g, "breaks", plain.breaks());
+            g.writeStringField("sentence", plain.sentence());
+            g.writeEndObject();
+        }
         g.writeNumberField("version", VERSION);
         if (console != null) {
             g.writeStringField("link", console.finding(alert.id()));
@@ -84,6 +95,14 @@ public final class AlertJson {
         g.writeFieldName("finding");
         g.writeRawValue(alert.findingJson());
         g.writeEndObject();
+    }
+
+    private static void stringArray(JsonGenerator g, String field, java.util.List<String> values) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (String v : values) {
+            g.writeString(v);
+        }
+        g.writeEndArray();
     }
 
     /** The alert as compact UTF-8 JSON, without a line break. */

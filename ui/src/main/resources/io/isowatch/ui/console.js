@@ -294,6 +294,7 @@
     append(clear(app), [
       el('h1', { id: 'finding-type' }, v.type),
       el('p', { class: 'title', id: 'finding-title' }, v.title),
+      plainWords(v),
       el('dl', { class: 'facts' },
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
         el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history))),
@@ -307,11 +308,42 @@
       el('pre', { class: 'explanation', id: 'explanation' }, v.explanation),
       el('h2', null, 'Cycle'),
       picture(v),
+      v.svg ? legend() : null,
       el('h2', null, 'Transactions'),
       transactions(v.txns),
       el('h2', null, 'JSON'),
       json(v),
     ]);
+  }
+
+  // What the finding is in plain words: its common name, the common levels that allow and forbid
+  // it (from the core's lattice, PlainWords), and whether it breaks the models checked.
+  function plainWords(v) {
+    const p = v.plain;
+    if (!p) return null;
+    const words = a => a.map(l => l.replace(/-/g, ' ')).join(', ');
+    return el('div', { class: 'plain', id: 'plain-words' },
+      el('p', { id: 'plain-name' }, el('strong', null, v.type), ' is ', el('strong', null, p.name), '.'),
+      el('ul', null,
+        el('li', { id: 'plain-allowed' }, 'Allowed by: ', p.allowedBy.length ? words(p.allowedBy) : 'none of the common levels'),
+        el('li', { id: 'plain-forbidden' }, 'Forbidden by: ', p.forbiddenBy.length ? words(p.forbiddenBy) : 'none of the common levels')),
+      el('p', { id: 'plain-verdict', class: p.breaks.length ? 'breaks' : 'allowed' }, p.verdict));
+  }
+
+  // What the edges of a cycle picture mean.
+  function legend() {
+    const row = (kind, text) => el('li', null, el('code', null, kind), ' ', text);
+    return el('div', { class: 'legend', id: 'cycle-legend' },
+      el('p', null, 'Each arrow T1 \u2192 T2 says T1 must come before T2, and why:'),
+      el('ul', null,
+        row('ww', 'T2 overwrote (or appended after) what T1 wrote: a write-write dependency.'),
+        row('wr', 'T2 read what T1 wrote: a write-read dependency.'),
+        row('rw', 'T1 read a version that T2 then overwrote: an anti-dependency (T1 did not see T2\'s write).'),
+        row('realtime', 'T1 completed before T2 began.'),
+        row('process', 'T1 and T2 ran in that order in one client session (process).')),
+      el('p', null, 'A label such as ', el('code', null, 'rw 3: 28 < 30'),
+        ' names the edge kind, the key (3) and the versions: T1 read key 3 at the version ending in 28, and T2 wrote 30 after it.',
+        ' Closing the arrows into a cycle is the contradiction: no order of the transactions satisfies every arrow.'));
   }
 
   function picture(v) {
