@@ -115,20 +115,23 @@
   }
   function rulesOut(f) { return f.not.concat(f.alsoNot); }
 
+  // A static report is one history checked offline: when a finding was detected, how late, and
+  // which history it belongs to say nothing there, so its table and pages leave them out.
   function findingsTable(id) {
+    const heads = REPORT ? ['Anomaly', 'Rules out', 'Finding']
+      : ['Detected', 'Anomaly', 'History', 'Rules out', 'Delay', 'Finding'];
     return el('table', { id: id, class: 'findings' },
-      el('thead', null, el('tr', null,
-        ['Detected', 'Anomaly', 'History', 'Rules out', 'Delay', 'Finding'].map(h => el('th', null, h)))),
+      el('thead', null, el('tr', null, heads.map(h => el('th', null, h)))),
       el('tbody'));
   }
 
   function findingRow(f) {
     const row = el('tr', { class: 'finding' },
-      el('td', { class: 'time' }, f.detectedAt),
+      REPORT ? null : el('td', { class: 'time' }, f.detectedAt),
       el('td', { class: 'type' }, el('a', { href: links.finding(f.id) }, f.type)),
-      el('td', { class: 'history' }, el('a', { href: links.history(f.history) }, historyName(f.history))),
+      REPORT ? null : el('td', { class: 'history' }, el('a', { href: links.history(f.history) }, historyName(f.history))),
       el('td', { class: 'models' }, f.not.join(', ')),
-      el('td', { class: 'delay' }, delay(f.delayMs), atEnd(f) ? [' ', atEnd(f)] : null),
+      REPORT ? null : el('td', { class: 'delay' }, delay(f.delayMs), atEnd(f) ? [' ', atEnd(f)] : null),
       el('td', { class: 'title' }, el('a', { href: links.finding(f.id) }, f.title)));
     row.dataset.id = f.id;
     return row;
@@ -159,16 +162,18 @@
     // text appearing moves nothing either.
     const held = [];
     const heldNotice = el('button', { id: 'held', type: 'button', hidden: true });
+    // A report of a valid history has no findings: no filters, table or histories, nothing empty.
+    const none = REPORT && REPORT.findings.length === 0;
     append(clear(app), [
       REPORT ? reportHeader() : null,
       el('h1', null, 'Findings'), total, counts,
-      el('div', { class: 'filters' },
+      none ? null : el('div', { class: 'filters' },
         el('label', null, 'Anomaly', filters.type),
         el('label', null, 'Rules out', filters.model),
-        el('label', null, 'History', filters.history)),
-      el('div', { class: 'held-line' }, heldNotice),
-      table,
-      el('h2', null, 'Histories'), histories,
+        REPORT ? null : el('label', null, 'History', filters.history)),
+      REPORT ? null : el('div', { class: 'held-line' }, heldNotice),
+      none ? null : table,
+      REPORT ? null : [el('h2', null, 'Histories'), histories],
     ]);
 
     const seen = new Set();
@@ -298,10 +303,10 @@
       el('dl', { class: 'facts' },
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
         el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history))),
-        el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
-        el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
-        el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
-          ? [atEnd(v), ': ', v.releasedReason] : 'live, as soon as its evidence was checked'),
+        REPORT ? null : [el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
+          el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
+          el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
+            ? [atEnd(v), ': ', v.releasedReason] : 'live, as soon as its evidence was checked')],
         el('dt', null, 'Checked against'), el('dd', null, v.models.length ? v.models.join(', ') : 'no model'),
         el('dt', null, 'Rules out'), el('dd', { id: 'finding-rules-out' }, modelList(v))),
       el('h2', null, 'Explanation'),
