@@ -302,7 +302,7 @@
       plainWords(v),
       el('dl', { class: 'facts' },
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
-        el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history))),
+        REPORT ? null : [el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history)))],
         REPORT ? null : [el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
           el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
           el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
