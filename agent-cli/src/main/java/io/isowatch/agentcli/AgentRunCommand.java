@@ -244,6 +244,11 @@ final class AgentRunCommand implements Callable<Integer> {
         }
         try (agent) {
             printStart(err, agent.agentId(), options, agent.metricsPort());
+            String large = largeHistoryWarning(options);
+            if (large != null) {
+                err.println("isowatch agent " + agent.agentId() + ": " + large);
+                err.flush();
+            }
             WorkloadRunner runner = agent.runner(options, clients);
             if (!quiet) {
                 runner.onProgress(p -> progress(err, p), Duration.ofSeconds(1), agent.backlog());
@@ -344,6 +349,22 @@ final class AgentRunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("unknown workload '" + name + "'; expected list-append or rw-register");
         }
         return w;
+    }
+
+    /**
+     * The line that warns of a very large history: clients that run as fast as the target allows
+     * (no --rate) with no --txns bound make as many transactions as the run's time lets them,
+     * hundreds of thousands in seconds against an embedded database, and without --duration
+     * without end. Null for a bounded run. Said even with --quiet: it is no progress line.
+     */
+    static String largeHistoryWarning(WorkloadOptions o) {
+        if (o.rate() != 0 || o.txnLimit() != 0) {
+            return null;
+        }
+        return "no --rate limit and no --txns bound: the clients run as fast as the target allows, "
+                + (o.duration().isZero() ? "until interrupted" : "for the whole --duration")
+                + ", and the history may be very large (hundreds of thousands of transactions in seconds against an "
+                + "embedded database); bound it with --txns N or --rate TXN_PER_S";
     }
 
     private void printStart(PrintWriter err, String id, WorkloadOptions o, int metricsPort) {

@@ -1,10 +1,14 @@
 package io.isowatch.agentcli;
 
+import io.isowatch.config.NearestNames;
 import picocli.CommandLine;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Runs an isowatch command line: the streams, the one-line error messages and the exit codes that
@@ -50,10 +54,30 @@ public final class Launcher {
         });
         cli.setParameterExceptionHandler((e, args1) -> {
             CommandLine c = e.getCommandLine();
-            c.getErr().println("isowatch: " + e.getMessage());
+            c.getErr().println("isowatch: " + unknownCommand(e).orElse(e.getMessage()));
             c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
             return ExitCodes.ERROR;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * For a first argument that names no subcommand ({@code isowatch chek x}), the line that says
+     * so and suggests the nearest names; empty for any other usage error.
+     */
+    private static Optional<String> unknownCommand(CommandLine.ParameterException e) {
+        CommandLine c = e.getCommandLine();
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || c.getSubcommands().isEmpty()
+                || u.getUnmatched().isEmpty()) {
+            return Optional.empty();
+        }
+        String typed = u.getUnmatched().get(0);
+        if (typed.startsWith("-") || c.getSubcommands().containsKey(typed)) {
+            return Optional.empty();
+        }
+        Set<String> names = new TreeSet<>(c.getSubcommands().keySet());
+        String near = NearestNames.didYouMean(typed, names);
+        return Optional.of("unknown command '" + typed + "'" + near
+                + (near.isEmpty() ? "; the commands are: " + String.join(", ", names) : ""));
     }
 }

@@ -5,6 +5,7 @@ import io.isowatch.anomaly.ConsistencyModel;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.Validity;
+import io.isowatch.explain.Notation;
 import io.isowatch.history.codec.HistoryFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -80,17 +81,25 @@ final class CheckCommand implements Callable<Integer> {
             try {
                 if (parseOnly) {
                     HistoryCheck.Read read = HistoryCheck.read(file);
-                    out.printf("%s\t%d events read in %.2f s%n", file, read.events(), read.seconds());
+                    String leftOut = HistoryCheck.leftOutLine(read.leftOut());
+                    out.printf("%s\t%d events read in %.2f s%s%n", file, read.events(), read.seconds(),
+                            leftOut == null ? "" : "; " + leftOut);
                     out.flush();
                     continue;
                 }
                 HistoryCheck.Result result = new HistoryCheck(options, flags.quiet ? null : err).run(file);
-                flags.print(out, file, result.verdict(), result.atoms(), result.seconds());
+                String leftOut = HistoryCheck.leftOutLine(result.leftOut());
+                if (leftOut != null) {
+                    err.println("isowatch check: " + file + ": " + leftOut);
+                    err.flush();
+                }
+                Notation notation = Notation.of(options.workload());
+                flags.print(out, file, result.verdict(), result.atoms(), result.seconds(), notation);
                 if (directory != null) {
                     Pictures.Drawn drawn = Pictures.write(outputDirectory(file), result.verdict(), result.atoms(),
-                            maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes);
+                            maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes, notation);
                     Report.write(outputDirectory(file), file.getFileName().toString(), result.verdict(), result.atoms(),
-                            ConsistencyModel.names(options.consistencyModels()), drawn.svgs());
+                            ConsistencyModel.names(options.consistencyModels()), drawn.svgs(), notation);
                     int skipped = drawn.skipped();
                     if (skipped > 0) {
                         err.println("isowatch check: " + file + ": " + skipped + " cycle picture(s) not drawn: DOT larger"

@@ -6,7 +6,9 @@ import io.isowatch.checker.CheckerOptionsReader;
 import io.isowatch.checker.RegisterOptions;
 import io.isowatch.checker.Validity;
 import io.isowatch.checker.Verdict;
+import io.isowatch.checker.Workload;
 import io.isowatch.config.Durations;
+import io.isowatch.explain.Notation;
 import io.isowatch.explain.VerdictJson;
 import io.isowatch.explain.VerdictText;
 import io.isowatch.history.AtomTable;
@@ -130,13 +132,14 @@ final class CheckFlags {
             CheckerOptionsReader.LINEARIZABLE_KEYS, "--linearizable-keys");
 
     /** Prints one file's verdict as {@code check} does. */
-    void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+    void print(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds, Notation n) {
         if (format == OutputFormat.json) {
-            printJson(out, file, v, atoms, seconds);
+            printJson(out, file, v, atoms, seconds, n);
         } else {
             out.println(file + "\t" + v.valid().elleName());
             if (v.valid() != Validity.TRUE) {
-                out.println(VerdictText.render(v, atoms, maxShown));
+                out.println(VerdictText.render(v, atoms, maxShown, n,
+                        io.isowatch.anomaly.ConsistencyModel.names(checkerOptions().consistencyModels())));
             }
             printStats(out, file, v.stats().txns(), v.stats().ops(), seconds);
         }
@@ -147,11 +150,11 @@ final class CheckFlags {
      * verdict about long reads may be tens of megabytes, and built as a string first it took
      * several times that in memory.
      */
-    private static void printJson(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds) {
+    private static void printJson(PrintWriter out, Path file, Verdict v, AtomTable atoms, double seconds, Notation n) {
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeStringField("file", file.toString());
-            VerdictJson.writeFields(g, v, atoms, seconds);
+            VerdictJson.writeFields(g, v, atoms, seconds, n);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing the verdict of " + file + " failed", e);

@@ -80,7 +80,11 @@ import java.util.stream.Stream;
                         + "strict-serializable or serializable (with -c serializable) it stays silent."})
 final class DemoCommand implements Callable<Integer> {
 
-    private static final int FULL_ALERTS = 3;
+    /**
+     * Alerts printed one line each before the rest are only counted: with the progress lines and
+     * the verdict, a default run stays under 200 lines however weak the level.
+     */
+    static final int ALERT_LINES = 40;
     /** Findings the demo's console keeps: every one a demo of a few minutes finds. */
     private static final int CONSOLE_CAPACITY = 100_000;
     private static final String GROUP = "isowatch-demo";
@@ -125,6 +129,12 @@ final class DemoCommand implements Callable<Integer> {
             description = "Also append each alert to FILE as one line of JSON: its stable id, type, models, "
                     + "detection time and delay, and the finding with its explanation.")
     Path alertsFile;
+
+    @Option(names = {"-v", "--verbose"},
+            description = "Print every alert with its whole explanation, and the verdict with one explained finding "
+                    + "per anomaly type. By default an alert is one line (type, cycle, its page on the console), "
+                    + "the first " + ALERT_LINES + " only, and the verdict counts findings by type.")
+    boolean verbose;
 
     @Mixin
     ConsoleFlags console;
@@ -181,6 +191,13 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        // The drain at the end stops the job while a periodic checkpoint may be under way, which
+        // Flink declines ("task is closing") and logs as a warning with a 40-line stack trace in
+        // the middle of the demo's output. The demo reads its result from the drain's savepoint
+        // and verdict, so a declined checkpoint says nothing to its reader: errors only. (Set
+        // before the local cluster starts: slf4j-simple reads a logger's level when it is made.)
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.flink.runtime.checkpoint.CheckpointFailureManager",
+                "error");
         FindingStore findings = new FindingStore(CONSOLE_CAPACITY);
         ConsoleServer server = console.portZero() ? null : console.start(findings, err);
         ConsoleLink link = server == null ? null : server.link();
@@ -194,7 +211,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
             int code = run(out, err, level, runFor,
-                    new DemoAlerts(out, FULL_ALERTS, file, server == null ? null : findings, link), link);
+                    new DemoAlerts(out, verbose, ALERT_LINES, file, server == null ? null : findings, link), link);
             if (server != null && !linger.isZero()) {
                 out.printf("The findings console stays at %s/ %s.%n", link.base(), linger.equals(UNTIL_ENTER)
                         ? "until you press Enter (or Ctrl-C)"
@@ -377,7 +394,15 @@ final class DemoCommand implements Callable<Integer> {
         out.println();
         if (verdict != null) {
             out.println("Verdict (" + String.join(", ", models) + "):");
-            out.println(VerdictText.render(verdict.verdict(), verdict.atoms(), 1));
+            if (verbose) {
+                out.println(VerdictText.render(verdict.verdict(), verdict.atoms(), 1));
+            } else {
+                out.print(VerdictText.brief(verdict.verdict()));
+                if (alerts.count() > 0) {
+                    out.println("Findings: " + alerts.whereToRead() + ".");
+                }
+                out.println();
+            }
         } else if (alerts.count() > 0) {
             out.println("Verdict of what was checked before the job stopped (" + String.join(", ", models)
                     + "): invalid: " + alerts.byType() + ". The rest of the run went unchecked.");

@@ -23,11 +23,20 @@ import java.nio.file.Path;
 final class HistoryCheck {
 
     /** What checking a file produced. */
-    record Result(Verdict verdict, AtomTable atoms, double seconds) {
+    record Result(Verdict verdict, AtomTable atoms, double seconds, long leftOut) {
     }
 
     /** What reading a file without checking it found. */
-    record Read(long events, double seconds) {
+    record Read(long events, double seconds, long leftOut) {
+    }
+
+    /**
+     * The line that says how many ops a check or a read left out and why, e.g. {@code 8 ops left
+     * out: no integer :process}; null when none were.
+     */
+    static String leftOutLine(long leftOut) {
+        return leftOut == 0 ? null : String.format("%,d op%s left out: %s (Elle leaves such ops out too)", leftOut,
+                leftOut == 1 ? "" : "s", OpPipe.LEFT_OUT_WHY);
     }
 
     private static final long PROGRESS_NANOS = 2_000_000_000L;
@@ -53,6 +62,7 @@ final class HistoryCheck {
                 String.join(", ", ConsistencyModel.names(options.consistencyModels())), start, PROGRESS_NANOS);
         Op last = null;
         boolean checking = false;
+        long leftOut;
         try {
             try (OpPipe pipe = OpPipe.start(file, atoms)) {
                 for (Op[] batch = pipe.take(); batch.length > 0; batch = pipe.take()) {
@@ -65,12 +75,14 @@ final class HistoryCheck {
                     meter.update(checker.events(), checker.transactions(), checker.findingCount(),
                             checker.forbiddenFindings());
                 }
+                leftOut = pipe.leftOut();
             }
             checking = true;
             last = null;
+            checker.leftOut(leftOut, OpPipe.LEFT_OUT_WHY);
             Verdict verdict = checker.finish();
             meter.done();
-            return new Result(verdict, atoms, (System.nanoTime() - start) / 1e9);
+            return new Result(verdict, atoms, (System.nanoTime() - start) / 1e9, leftOut);
         } catch (HistoryFormatException | HistoryViolationException | UncheckedIOException | OutOfMemoryError e) {
             throw e;
         } catch (RuntimeException | Error e) {
@@ -95,11 +107,13 @@ final class HistoryCheck {
     static Read read(Path file) {
         long start = System.nanoTime();
         long events = 0;
+        long leftOut;
         try (OpPipe pipe = OpPipe.start(file, new AtomTable())) {
             for (Op[] batch = pipe.take(); batch.length > 0; batch = pipe.take()) {
                 events += batch.length;
             }
+            leftOut = pipe.leftOut();
         }
-        return new Read(events, (System.nanoTime() - start) / 1e9);
+        return new Read(events, (System.nanoTime() - start) / 1e9, leftOut);
     }
 }

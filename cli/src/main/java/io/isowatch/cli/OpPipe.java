@@ -35,6 +35,8 @@ final class OpPipe implements AutoCloseable {
     /** What ended parsing early: a RuntimeException or an Error. */
     private volatile Throwable failure;
     private volatile boolean closed;
+    /** Ops the reader left out (no integer :process); set before the end marker is queued. */
+    private volatile long leftOut;
 
     private OpPipe(Path file, AtomTable atoms) {
         thread = new Thread(() -> parse(file, atoms), "isowatch-parse");
@@ -59,6 +61,7 @@ final class OpPipe implements AutoCloseable {
                     n = 0;
                 }
             }
+            leftOut = reader.opsSkipped();
         } catch (RuntimeException | Error e) {
             failure = e;
         } catch (InterruptedException e) {
@@ -94,6 +97,18 @@ final class OpPipe implements AutoCloseable {
             throw new IllegalStateException("interrupted while reading the history", e);
         }
     }
+
+    /**
+     * The ops the reader left out because they have no integer {@code :process} (the nemesis, or
+     * a history without processes), as Elle leaves them out; complete once {@link #take()} has
+     * returned the end.
+     */
+    long leftOut() {
+        return leftOut;
+    }
+
+    /** Why {@link #leftOut()} ops were left out, in the words check prints. */
+    static final String LEFT_OUT_WHY = "no integer :process";
 
     @Override
     public void close() {

@@ -6,6 +6,7 @@ import io.isowatch.checker.Verdict;
 import io.isowatch.explain.CycleDot;
 import io.isowatch.explain.CycleSvg;
 import io.isowatch.explain.FindingText;
+import io.isowatch.explain.Notation;
 import io.isowatch.history.AtomTable;
 
 import java.io.IOException;
@@ -39,7 +40,7 @@ final class Pictures {
     }
 
     /** Writes the directory. */
-    static Drawn write(Path dir, Verdict verdict, AtomTable atoms, long maxPlotBytes) {
+    static Drawn write(Path dir, Verdict verdict, AtomTable atoms, long maxPlotBytes, Notation notation) {
         int skipped = 0;
         Map<Finding, String> svgs = new IdentityHashMap<>();
         try {
@@ -50,7 +51,7 @@ final class Pictures {
                 int n = 0;
                 for (Finding f : e.getValue()) {
                     text.append(type).append(" #").append(n).append('\n')
-                            .append(FindingText.render(f, atoms)).append("\n\n\n");
+                            .append(FindingText.render(f, atoms, notation)).append("\n\n\n");
                     if (f instanceof Finding.Cycle cycle) {
                         Path sub = dir.resolve(type);
                         Files.createDirectories(sub);

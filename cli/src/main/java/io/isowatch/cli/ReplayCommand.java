@@ -109,7 +109,8 @@ final class ReplayCommand implements Callable<Integer> {
                 anyError = true;
                 continue;
             }
-            flags.print(out, in.file(), verdict.verdict(), verdict.atoms(), seconds);
+            flags.print(out, in.file(), verdict.verdict(), verdict.atoms(), seconds,
+                    io.isowatch.explain.Notation.of(flags.checkerOptions().workload()));
             anyInvalid |= verdict.verdict().valid() == Validity.FALSE;
             out.flush();
         }

@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.anomaly.Finding;
 import io.isowatch.checker.Verdict;
+import io.isowatch.explain.Notation;
 import io.isowatch.history.AtomTable;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.AlertJson;
@@ -37,14 +38,14 @@ final class Report {
 
     /** Writes {@code dir/index.html}, with the pictures {@link Pictures#write} drew (a cycle without one has none). */
     static Path write(Path dir, String source, Verdict verdict, AtomTable atoms, Collection<String> models,
-                      Map<Finding, String> svgs) {
+                      Map<Finding, String> svgs, Notation notation) {
         long now = System.currentTimeMillis();
         List<StaticReport.Entry> entries = new ArrayList<>();
         long findings = 0;
         for (List<Finding> ofType : verdict.anomalies().values()) {
             findings += ofType.size();
             for (Finding f : ofType.subList(0, Math.min(PER_TYPE, ofType.size()))) {
-                FindingView view = FindingView.of(Alert.of(f, models, now, Alert.UNKNOWN_DELAY, atoms));
+                FindingView view = FindingView.of(Alert.of(f, "", models, now, Alert.UNKNOWN_DELAY, atoms, notation));
                 entries.add(new StaticReport.Entry(view, svgs.get(f)));
             }
         }

@@ -45,6 +45,9 @@ class CheckReportBrowserIT {
             assertEquals(checkTypes.stream().sorted().toList(),
                     rows.stream().map(r -> r.findElement(By.cssSelector("td.type")).getText()).sorted().toList());
             assertEquals(verdict.get("valid").toString(), browser.driver().findElement(By.id("verdict")).getText());
+            List<String> heads = browser.driver().findElements(By.cssSelector("#findings thead th")).stream()
+                    .map(h -> h.getAttribute("textContent")).toList();
+            assertEquals(List.of("Anomaly", "Rules out", "Finding"), heads, "offline: no Detected, History or Delay");
             browser.screenshot("check-report-list");
 
             rows.get(0).findElement(By.cssSelector("td.type a")).click();
@@ -54,7 +57,36 @@ class CheckReportBrowserIT {
             browser.await(Duration.ofSeconds(5), d -> Boolean.TRUE.equals(browser.js(
                     "return arguments[0].complete && arguments[0].naturalWidth > 0;", picture)));
             assertTrue(picture.getRect().getWidth() > 100, picture.getRect().getDimension().toString());
+            String plain = browser.driver().findElement(By.id("plain-words")).getText();
+            assertTrue(plain.contains("G-single-item is read skew"), plain);
+            assertTrue(plain.contains("Allowed by: read uncommitted, read committed"), plain);
+            assertTrue(plain.contains("Forbidden by: ") && plain.contains("serializable"), plain);
+            assertTrue(plain.contains("It breaks strict-serializable, which was checked."), plain);
+            String legend = browser.driver().findElement(By.id("cycle-legend")).getText();
+            for (String kind : List.of("ww", "wr", "rw", "realtime", "process", "rw 3: 28 < 30")) {
+                assertTrue(legend.contains(kind), kind + " in " + legend);
+            }
+            assertTrue(browser.driver().findElements(By.id("finding-delay")).isEmpty(), "offline: no detection delay");
             browser.screenshot("check-report-finding");
+            assertEquals(List.of(), browser.scriptProblems());
+        }
+    }
+
+    @Test
+    void indexHtml_ofAValidHistory_showsNothingEmpty(@TempDir Path dir) throws Exception {
+        CheckCommandTest.Run written = CheckCommandTest.run("check", "-q", "-o", dir.toString(),
+                CheckCommandTest.golden("valid-concurrent").toString());
+        assertEquals(ExitCodes.VALID, written.code(), written.err());
+
+        try (Browser browser = Browser.start()) {
+            browser.driver().get(dir.resolve("index.html").toUri().toString());
+            WebElement verdict = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("verdict")));
+            assertEquals("true", verdict.getText());
+            assertEquals("No findings.", browser.driver().findElement(By.id("total")).getText());
+            assertTrue(browser.driver().findElements(By.id("findings")).isEmpty(), "no empty table");
+            assertTrue(browser.driver().findElements(By.cssSelector(".filters")).isEmpty(), "no empty filters");
+            assertTrue(browser.driver().findElements(By.xpath("//h2[text()='Histories']")).isEmpty(),
+                    "no Histories heading");
             assertEquals(List.of(), browser.scriptProblems());
         }
     }

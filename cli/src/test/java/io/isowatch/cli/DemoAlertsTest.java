@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.anomaly.AnomalyType;
 import io.isowatch.sinks.Alert;
+import io.isowatch.sinks.ConsoleLink;
 import io.isowatch.sinks.Release;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class DemoAlertsTest {
     }
 
     private static DemoAlerts alerts(StringWriter out) {
-        return new DemoAlerts(new PrintWriter(out, true), 1, null, null, null);
+        return new DemoAlerts(new PrintWriter(out, true), false, 1, null, null, null);
     }
 
     @Test
@@ -33,6 +34,33 @@ class DemoAlertsTest {
         assertEquals(2, alerts.count());
         assertEquals("1 G-single-item, 1 G2-item", alerts.byType());
         assertEquals(1, once.lines().filter(l -> l.contains("ALERT")).count(), once);
+    }
+
+    @Test
+    void byDefault_eachAlertIsOneLineWithItsLink_andPastTheLimitOneLineSaysWhereTheRestAre() {
+        StringWriter out = new StringWriter();
+        DemoAlerts alerts = new DemoAlerts(new PrintWriter(out, true), false, 2, null, null,
+                new ConsoleLink("http://127.0.0.1:8642"));
+        for (int i = 1; i <= 5; i++) {
+            alerts.accept(alert("id" + i, "G2-item", 10));
+        }
+        assertEquals(List.of("ALERT G2-item id1; write skew (an anti-dependency cycle), breaks serializable  "
+                        + "http://127.0.0.1:8642/findings/id1",
+                "ALERT G2-item id2; write skew (an anti-dependency cycle), breaks serializable  "
+                        + "http://127.0.0.1:8642/findings/id2",
+                "  (further alerts are counted in the progress lines, not printed; all are explained and drawn at "
+                        + "http://127.0.0.1:8642/, --verbose prints them in full)"), out.toString().lines().toList());
+        assertEquals(5, alerts.count());
+    }
+
+    @Test
+    void verbose_printsEveryAlertWithItsWholeExplanation() {
+        StringWriter out = new StringWriter();
+        DemoAlerts alerts = new DemoAlerts(new PrintWriter(out, true), true, 0, null, null, null);
+        alerts.accept(alert("a", "G2-item", 10));
+        alerts.accept(alert("b", "G2-item", 10));
+        assertEquals(2, out.toString().lines().filter(l -> l.startsWith("ALERT")).count(), out.toString());
+        assertEquals(2, out.toString().lines().filter(l -> l.equals("  why")).count(), out.toString());
     }
 
     /** The count at the end is the alerts the job flagged, whenever they arrived; a late live one is not among them. */

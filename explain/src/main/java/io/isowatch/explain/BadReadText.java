@@ -21,7 +21,7 @@ final class BadReadText {
         String writer = f.writer() == null ? "a transaction that" : b.name(f.writer()) + ", which";
         String k = atoms.render(r.key());
         String e = atoms.render(f.element());
-        String lead = reader + " read key " + k + " = " + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED);
+        String lead = reader + (reg ? " read register " : " read key ") + k + " = " + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED);
         AnomalyType t = f.type();
         if (t == AnomalyType.G1A) {
             String outcome = f.writer() == null ? "aborted (:fail)"
@@ -35,23 +35,23 @@ final class BadReadText {
                     : laterWrite(f.writer().completion().value(), r.key(), f.element());
             String then;
             if (later.isEmpty()) {
-                then = reg ? "before writing key " + k + " again" : "before appending to key " + k + " again";
+                then = reg ? "before writing register " + k + " again" : "before appending to key " + k + " again";
             } else {
                 String v = atoms.render(later.getAsLong());
                 then = reg ? "before overwriting it with " + v : "before also appending " + v;
             }
-            return lead + (reg ? ", which " + w + " wrote to key " + k + " "
+            return lead + (reg ? ", which " + w + " wrote to register " + k + " "
                     : ", ending in element " + e + ", which " + w + " appended to key " + k + " ")
                     + then + ": " + reader + " saw an intermediate state of " + w
                     + ", not the state " + w + " committed";
         }
         if (t == AnomalyType.FUTURE_READ) {
-            return lead + (reg ? ", but " + reader + " itself writes " + e + " to key " + k
+            return lead + (reg ? ", but " + reader + " itself writes " + e + " to register " + k
                     : ", but element " + e + " is appended by " + reader + " itself")
                     + " only later in the same transaction: it read its own future write";
         }
         if (t == AnomalyType.GARBAGE_READ) {
-            return lead + (reg ? ", a value of key " + k + " which no transaction ever wrote"
+            return lead + (reg ? ", a value no transaction ever wrote"
                     : ", but that includes element " + e + " of key " + k + ", which no transaction ever appended");
         }
         return lead + ", and its " + (reg ? "value " : "element ") + e + " is evidence of " + t.elleName();

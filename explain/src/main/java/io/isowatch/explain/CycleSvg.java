@@ -159,6 +159,12 @@ public final class CycleSvg {
         box.add(left, base - 11, w, 14);
     }
 
+    /** What a label such as {@code rw 3: 28 < 30} says, under the legend of edge kinds. */
+    static final List<String> LABEL_LEGEND = List.of(
+            "a label \"rw 3: 28 < 30\": kind, key 3, versions: A read key 3 up to 28,",
+            "and B wrote 30, which comes after 28 (ww: A wrote 28, B then 30; wr 3: 28: B read A's 28;",
+            "realtime 12 < 15: A completed at index 12, before B's invocation at 15)");
+
     private static void legend(StringBuilder out, Bounds box) {
         double x = box.minX;
         double y = box.maxY + 24;
@@ -186,6 +192,12 @@ public final class CycleSvg {
             tx += 16 + caption.length() * CHAR_W + 18;
         }
         box.add(x, y - 11, tx - x, 14);
+        // How to read an edge's label: the kind, the key, and the versions it orders.
+        for (String line : LABEL_LEGEND) {
+            y += 16;
+            out.append("    ").append(text(x, y, "start", "class=\"label-legend\"", "#555555", line));
+            box.add(x, y - 11, line.length() * CHAR_W, 14);
+        }
         out.append("  </g>\n");
     }
 

@@ -43,7 +43,11 @@ public final class FindingJson {
 
     /** Writes the finding as one JSON object; I/O errors come from the generator. */
     public static void write(JsonGenerator g, Finding f, AtomTable atoms) throws IOException {
-        Notation n = Notation.of(f);
+        write(g, f, atoms, Notation.of(f));
+    }
+
+    /** Writes the finding in the workload's notation {@code n}. */
+    public static void write(JsonGenerator g, Finding f, AtomTable atoms, Notation n) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", f.type().elleName());
         if (f instanceof Finding.Cycle c) {
@@ -115,13 +119,18 @@ public final class FindingJson {
                 ops(g, "txns", u.txns(), atoms, n);
             }
         }
-        g.writeStringField("explanation", FindingText.render(f, atoms));
+        g.writeStringField("explanation", FindingText.render(f, atoms, n));
         g.writeEndObject();
     }
 
     /** The finding as a JSON string (compact, one line); builds a fresh {@code JsonFactory}. */
     public static String toJson(Finding f, AtomTable atoms) {
-        return JsonParts.toJson(g -> write(g, f, atoms));
+        return toJson(f, atoms, Notation.of(f));
+    }
+
+    /** The finding as a JSON string in the workload's notation {@code n}. */
+    public static String toJson(Finding f, AtomTable atoms, Notation n) {
+        return JsonParts.toJson(g -> write(g, f, atoms, n));
     }
 
     private static void cycle(JsonGenerator g, Finding.Cycle c, AtomTable atoms, Notation n) throws IOException {

@@ -26,7 +26,11 @@ public final class FindingText {
 
     /** The full explanation; multi-line, without a trailing newline. */
     public static String render(Finding finding, AtomTable atoms) {
-        Notation n = Notation.of(finding);
+        return render(finding, atoms, Notation.of(finding));
+    }
+
+    /** The full explanation in the workload's notation {@code n} (register or list words). */
+    public static String render(Finding finding, AtomTable atoms, Notation n) {
         if (finding instanceof Finding.Cycle c) {
             return cycle(c, atoms, n);
         }
@@ -67,6 +71,11 @@ public final class FindingText {
      * Keys and values are left out, so no atom table is needed.
      */
     public static String title(Finding finding) {
+        return title(finding, Notation.of(finding));
+    }
+
+    /** The title in the workload's notation {@code n}. */
+    public static String title(Finding finding, Notation n) {
         String type = finding.type().elleName();
         if (finding instanceof Finding.Cycle c) {
             Binding b = Binding.of(c);
@@ -78,12 +87,12 @@ public final class FindingText {
                     .append(b.indices()).append(')').toString();
         }
         Binding b = Binding.of(finding.txns());
-        boolean reg = Notation.of(finding) == Notation.RW_REGISTER;
+        boolean reg = n == Notation.RW_REGISTER;
         String what;
         if (finding instanceof Finding.BadRead r) {
             what = BadReadText.title(r, b, reg);
         } else if (finding instanceof Finding.Internal) {
-            what = "T1 read a key inconsistently with its own earlier steps";
+            what = "T1 read a " + (reg ? "register" : "key") + " inconsistently with its own earlier steps";
         } else if (finding instanceof Finding.DuplicateElements d) {
             what = "T1 read " + d.counts().size() + (d.counts().size() == 1 ? " element" : " elements")
                     + " more than once";
@@ -155,8 +164,8 @@ public final class FindingText {
         } else {
             expected = OpText.list(f.expected(), atoms, OpText.EXPLAINED);
         }
-        return b.name(f.txn()) + " read key " + atoms.render(r.key()) + " = "
-                + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED)
+        return b.name(f.txn()) + (n == Notation.RW_REGISTER ? " read register " : " read key ") + atoms.render(r.key())
+                + " = " + OpText.readValue(r.values(), atoms, n, OpText.EXPLAINED)
                 + ", but its own earlier steps imply it should have seen " + expected;
     }
 
@@ -208,6 +217,12 @@ public final class FindingText {
                         + " unknown rather than valid. Raise the cycle search budget, or check a"
                         + " shorter history";
             case EMPTY_TRANSACTION_GRAPH:
+                if (u.reason().contains(" left out: ")) {
+                    // The reader's cause comes first: it usually explains the empty graph by itself.
+                    return "No dependency between transactions could be inferred: " + u.reason() + ". So the"
+                            + " verdict is unknown. Check the ops left out first (a client op needs an integer"
+                            + " :process, as in Elle), then that transactions read the keys others write";
+                }
                 return "No dependency between transactions could be inferred (" + u.reason() + "), so"
                         + " the verdict is unknown. This almost always means a broken history: check"
                         + " that transactions read the keys other transactions write";

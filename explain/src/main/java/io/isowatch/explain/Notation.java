@@ -14,7 +14,9 @@ import java.util.List;
  *
  * <p>{@link MicroOp.Read} stores both as an array, so the notation is a property of the workload.
  * Jepsen histories use one workload throughout, and {@link #of(Collection)} guesses it from the
- * writes it can see: any {@code [:w k v]} and no append means registers.
+ * writes it can see: any {@code [:w k v]} and no append means registers. A guess from a finding's
+ * own ops fails for a transaction of reads alone (a register read of 2 and a list read of [2]
+ * are stored alike), so whoever knows the workload passes {@link #of(io.isowatch.checker.Workload)}.
  */
 public enum Notation {
     /** Reads return lists; {@code nil} only for an unknown read. */
@@ -34,6 +36,11 @@ public enum Notation {
             }
         }
         return writes ? RW_REGISTER : LIST_APPEND;
+    }
+
+    /** The notation of a workload's histories: what the checker was told, never a guess. */
+    public static Notation of(io.isowatch.checker.Workload workload) {
+        return workload == io.isowatch.checker.Workload.RW_REGISTER ? RW_REGISTER : LIST_APPEND;
     }
 
     /** The notation of one op. */

@@ -47,6 +47,12 @@ public final class VerdictJson {
      * tens of megabytes, each finding holding its op whole.
      */
     public static void writeFields(JsonGenerator g, Verdict v, AtomTable atoms, double seconds) throws IOException {
+        writeFields(g, v, atoms, seconds, null);
+    }
+
+    /** As {@link #writeFields(JsonGenerator, Verdict, AtomTable, double)}, in the workload's notation (null: guessed per finding). */
+    public static void writeFields(JsonGenerator g, Verdict v, AtomTable atoms, double seconds, Notation n)
+            throws IOException {
         g.writeFieldName("valid");
         if (v.valid() == Validity.UNKNOWN) {
             g.writeString("unknown");
@@ -63,7 +69,7 @@ public final class VerdictJson {
         for (AnomalyType t : types) {
             g.writeArrayFieldStart(t.elleName());
             for (Finding f : v.anomalies().get(t)) {
-                FindingJson.write(g, f, atoms);
+                FindingJson.write(g, f, atoms, n == null ? Notation.of(f) : n);
             }
             g.writeEndArray();
         }

@@ -1,5 +1,7 @@
 package io.isowatch.anomaly;
 
+import io.isowatch.config.NearestNames;
+
 import java.util.Collection;
 import java.util.TreeSet;
 
@@ -10,13 +12,17 @@ final class LatticeMessages {
     }
 
     static String unknownModel(String name, Collection<String> known) {
-        return "unknown consistency model \"" + name + "\"; known models (Elle's names) are: "
-                + new TreeSet<>(known);
+        String near = NearestNames.didYouMean(name, known);
+        return "unknown consistency model \"" + name + "\"" + near + (near.isEmpty()
+                ? "; known models (Elle's names) are: " + new TreeSet<>(known)
+                : " (isowatch check --help lists every model)");
     }
 
     static String unknownAnomaly(String name, Collection<String> known) {
-        return "unknown anomaly \"" + name + "\"; known anomalies (Elle's names, plus garbage-read) are: "
-                + new TreeSet<>(known);
+        String near = NearestNames.didYouMean(name, known);
+        return "unknown anomaly \"" + name + "\"" + near + (near.isEmpty()
+                ? "; known anomalies (Elle's names, plus garbage-read) are: " + new TreeSet<>(known)
+                : " (docs/anomalies.md lists every anomaly)");
     }
 
     static String nullName(String what) {

@@ -94,6 +94,9 @@ public final class IncrementalChecker {
     private Op current;
     private int currentTxn = -1;
     private boolean truncated;
+    /** Ops the reader left out before they reached the checker, and why; see {@link #leftOut}. */
+    private long leftOutOps;
+    private String leftOutWhy;
     private long unverifiable;
     private long cutOffCompletions;
     private long unseenInvocations;
@@ -513,6 +516,23 @@ public final class IncrementalChecker {
     // ---- the end ----
 
     /**
+     * Tells the checker that its reader left {@code ops} ops of the history out, for the reason
+     * {@code why} (e.g. {@code no integer :process}). Nothing is checked differently; when no
+     * dependency can be inferred, the unknown verdict names this cause first, since a history
+     * whose ops were all left out looks empty to the checker. Call before {@link #finish()}.
+     *
+     * @throws IllegalArgumentException for a negative count, or a positive one without a reason
+     */
+    public void leftOut(long ops, String why) {
+        if (ops < 0 || ops > 0 && (why == null || why.isBlank())) {
+            throw new IllegalArgumentException("leftOut needs ops >= 0 and, when some were, a reason; got "
+                    + ops + ", " + why);
+        }
+        leftOutOps = ops;
+        leftOutWhy = why;
+    }
+
+    /**
      * Settles everything that waited for the whole history and returns the verdict. Call once,
      * after the last event.
      */
@@ -524,8 +544,12 @@ public final class IncrementalChecker {
         finished = true;
         inference.settle();
         if (graph.edgeCount() == 0 && !sessions.linkedToFailed() && !truncated) {
-            report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH,
-                    "no dependency between any two transactions could be inferred", List.of()));
+            String reason = "no dependency between any two transactions could be inferred";
+            if (leftOutOps > 0) {
+                reason = String.format("%,d op%s left out: %s; and %s among the rest", leftOutOps,
+                        leftOutOps == 1 ? " was" : "s were", leftOutWhy, reason);
+            }
+            report(new Finding.Undecided(AnomalyType.EMPTY_TRANSACTION_GRAPH, reason, List.of()));
         }
         return verdict();
     }

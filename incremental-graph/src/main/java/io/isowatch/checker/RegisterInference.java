@@ -169,9 +169,13 @@ final class RegisterInference implements Inference {
 
     /**
      * Elle's op-internal-case, the first one only: a read must equal the transaction's own latest
-     * write or read of the key; a read of nil sets no expectation. The latest earlier micro-op
-     * on the key says what is expected, so a backward scan replaces a map of the state.
+     * write or read of the key, a read of nil included: nil read, then a value of the key with no
+     * write of the transaction between, is internal, expected nil (jepsen-io/elle 8a5e27b,
+     * rw_register.clj 88-99; docs/elle-compatibility.md). The latest earlier micro-op on the key
+     * says what is expected, so a backward scan replaces a map of the state.
      */
+    private static final long[] NIL_EXPECTED = new long[0];
+
     private void reportFirstInternalCase(int txn, List<MicroOp> mops) {
         if (!MicroOpList.mayRepeatKey(mops)) {
             return; // no read has an earlier step on its key
@@ -186,7 +190,11 @@ final class RegisterInference implements Inference {
                     continue;
                 }
                 if (earlier instanceof MicroOp.Read e && e.length() == 0) {
-                    break; // nil: no expectation
+                    if (r.length() > 0) { // nil, then a value: expected nil, written as no value
+                        context.report(new Finding.Internal(context.txn(txn), i, NIL_EXPECTED, false));
+                        return;
+                    }
+                    break;
                 }
                 long expected = earlier instanceof MicroOp.Write w ? w.value() : ((MicroOp.Read) earlier).values()[0];
                 if (r.length() == 0 || r.values()[0] != expected) {

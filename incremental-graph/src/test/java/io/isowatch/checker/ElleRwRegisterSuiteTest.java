@@ -104,6 +104,14 @@ class ElleRwRegisterSuiteTest {
         cases.add(invalid("internal, -a internal (648) + garbage-read in not", ops("rx1rx2"),
                 anomalies(none, "internal"), List.of("empty-transaction-graph", "internal"), "read-committed"));
 
+        // Elle since 8a5e27b (rw_register_test.clj 86-89, "nil read"): nil, then a value, is internal.
+        cases.add(invalid("internal, nil then a value, -a internal (8a5e27b: 86) + garbage-read in not", ops("rx_rx2"),
+                anomalies(none, "internal"), List.of("empty-transaction-graph", "internal"), "read-committed"));
+        cases.add(unknown("no internal, nil then nil, -a internal", ops("rx_rx_"), anomalies(none, "internal"),
+                List.of("empty-transaction-graph")));
+        cases.add(unknown("no internal, nil, own write, then that value, -a internal", ops("rx_wx3rx3"),
+                anomalies(none, "internal"), List.of("empty-transaction-graph")));
+
         // t1 t2 t2' t1': two invocations of process 0 at once in Elle's test (see above).
         List<Op> initial = history().invoke(0, mops("rx_ry1")).invoke(1, mops("wy1wx2")).ok(1, mops("wy1wx2"))
                 .ok(0, mops("rx_ry1")).build();

@@ -4,6 +4,7 @@ import io.isowatch.anomaly.Finding;
 import io.isowatch.anomaly.FindingId;
 import io.isowatch.explain.FindingJson;
 import io.isowatch.explain.FindingText;
+import io.isowatch.explain.Notation;
 import io.isowatch.history.AtomTable;
 
 import java.util.Collection;
@@ -81,9 +82,15 @@ public record Alert(String id, String history, String type, String title, List<S
      */
     public static Alert of(Finding finding, String history, Collection<String> models, long detectedAtMillis,
                            long detectionDelayMillis, AtomTable atoms) {
-        return new Alert(FindingId.of(finding, atoms, history), history, finding.type().elleName(), FindingText.title(finding),
-                List.copyOf(models), detectedAtMillis, detectionDelayMillis, FindingText.render(finding, atoms),
-                FindingJson.toJson(finding, atoms));
+        return of(finding, history, models, detectedAtMillis, detectionDelayMillis, atoms, Notation.of(finding));
+    }
+
+    /** As {@link #of(Finding, String, Collection, long, long, AtomTable)}, in the workload's notation {@code n}. */
+    public static Alert of(Finding finding, String history, Collection<String> models, long detectedAtMillis,
+                           long detectionDelayMillis, AtomTable atoms, Notation n) {
+        return new Alert(FindingId.of(finding, atoms, history), history, finding.type().elleName(),
+                FindingText.title(finding, n), List.copyOf(models), detectedAtMillis, detectionDelayMillis,
+                FindingText.render(finding, atoms, n), FindingJson.toJson(finding, atoms, n));
     }
 
     /**

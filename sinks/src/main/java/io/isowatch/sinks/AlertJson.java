@@ -1,5 +1,6 @@
 package io.isowatch.sinks;
 
+import io.isowatch.explain.PlainWords;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -57,6 +58,13 @@ public final class AlertJson {
         public static final String FINDING = "finding";
         /** The finding's explanation, inside {@link #FINDING} (written by FindingJson). */
         public static final String FINDING_EXPLANATION = "explanation";
+        /** What the finding is in plain words: an object of the five fields below. */
+        public static final String IN_PLAIN_WORDS = "in-plain-words";
+        public static final String PLAIN_NAME = "name";
+        public static final String PLAIN_ALLOWED_BY = "allowed-by";
+        public static final String PLAIN_FORBIDDEN_BY = "forbidden-by";
+        public static final String PLAIN_BREAKS = "breaks";
+        public static final String PLAIN_SENTENCE = "sentence";
 
         private Fields() {
         }
@@ -97,6 +105,16 @@ public final class AlertJson {
         if (alert.releasedAtEnd()) {
             g.writeStringField(Fields.RELEASED_REASON, alert.release().reason());
         }
+        PlainWords.Summary plain = PlainWords.of(alert.type(), alert.models());
+        if (plain != null) {
+            g.writeObjectFieldStart(Fields.IN_PLAIN_WORDS);
+            g.writeStringField(Fields.PLAIN_NAME, plain.name());
+            stringArray(g, Fields.PLAIN_ALLOWED_BY, plain.allowedBy());
+            stringArray(g, Fields.PLAIN_FORBIDDEN_BY, plain.forbiddenBy());
+            stringArray(g, Fields.PLAIN_BREAKS, plain.breaks());
+            g.writeStringField(Fields.PLAIN_SENTENCE, plain.sentence());
+            g.writeEndObject();
+        }
         g.writeNumberField(Fields.VERSION, VERSION);
         if (console != null) {
             g.writeStringField(Fields.LINK, console.finding(alert.id()));
@@ -104,6 +122,14 @@ public final class AlertJson {
         g.writeFieldName(Fields.FINDING);
         g.writeRawValue(alert.findingJson());
         g.writeEndObject();
+    }
+
+    private static void stringArray(JsonGenerator g, String field, java.util.List<String> values) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (String v : values) {
+            g.writeString(v);
+        }
+        g.writeEndArray();
     }
 
     /** The alert as compact UTF-8 JSON, without a line break. */

@@ -1,5 +1,6 @@
 package io.isowatch.ui;
 
+import io.isowatch.explain.PlainWords;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
@@ -94,6 +95,16 @@ public final class ConsoleJson {
         g.writeStartObject();
         rowFields(g, v);
         g.writeStringField("explanation", a.explanation());
+        PlainWords.Summary plain = PlainWords.of(a.type(), a.models());
+        if (plain != null) {
+            g.writeObjectFieldStart("plain");
+            g.writeStringField("name", plain.name());
+            strings(g, "allowedBy", plain.allowedBy());
+            strings(g, "forbiddenBy", plain.forbiddenBy());
+            strings(g, "breaks", plain.breaks());
+            g.writeStringField("verdict", plain.verdict());
+            g.writeEndObject();
+        }
         g.writeArrayFieldStart("txns");
         for (FindingView.TxnRow t : v.txns()) {
             g.writeStartObject();

@@ -115,20 +115,23 @@
   }
   function rulesOut(f) { return f.not.concat(f.alsoNot); }
 
+  // A static report is one history checked offline: when a finding was detected, how late, and
+  // which history it belongs to say nothing there, so its table and pages leave them out.
   function findingsTable(id) {
+    const heads = REPORT ? ['Anomaly', 'Rules out', 'Finding']
+      : ['Detected', 'Anomaly', 'History', 'Rules out', 'Delay', 'Finding'];
     return el('table', { id: id, class: 'findings' },
-      el('thead', null, el('tr', null,
-        ['Detected', 'Anomaly', 'History', 'Rules out', 'Delay', 'Finding'].map(h => el('th', null, h)))),
+      el('thead', null, el('tr', null, heads.map(h => el('th', null, h)))),
       el('tbody'));
   }
 
   function findingRow(f) {
     const row = el('tr', { class: 'finding' },
-      el('td', { class: 'time' }, f.detectedAt),
+      REPORT ? null : el('td', { class: 'time' }, f.detectedAt),
       el('td', { class: 'type' }, el('a', { href: links.finding(f.id) }, f.type)),
-      el('td', { class: 'history' }, el('a', { href: links.history(f.history) }, historyName(f.history))),
+      REPORT ? null : el('td', { class: 'history' }, el('a', { href: links.history(f.history) }, historyName(f.history))),
       el('td', { class: 'models' }, f.not.join(', ')),
-      el('td', { class: 'delay' }, delay(f.delayMs), atEnd(f) ? [' ', atEnd(f)] : null),
+      REPORT ? null : el('td', { class: 'delay' }, delay(f.delayMs), atEnd(f) ? [' ', atEnd(f)] : null),
       el('td', { class: 'title' }, el('a', { href: links.finding(f.id) }, f.title)));
     row.dataset.id = f.id;
     return row;
@@ -159,16 +162,18 @@
     // text appearing moves nothing either.
     const held = [];
     const heldNotice = el('button', { id: 'held', type: 'button', hidden: true });
+    // A report of a valid history has no findings: no filters, table or histories, nothing empty.
+    const none = REPORT && REPORT.findings.length === 0;
     append(clear(app), [
       REPORT ? reportHeader() : null,
       el('h1', null, 'Findings'), total, counts,
-      el('div', { class: 'filters' },
+      none ? null : el('div', { class: 'filters' },
         el('label', null, 'Anomaly', filters.type),
         el('label', null, 'Rules out', filters.model),
-        el('label', null, 'History', filters.history)),
-      el('div', { class: 'held-line' }, heldNotice),
-      table,
-      el('h2', null, 'Histories'), histories,
+        REPORT ? null : el('label', null, 'History', filters.history)),
+      REPORT ? null : el('div', { class: 'held-line' }, heldNotice),
+      none ? null : table,
+      REPORT ? null : [el('h2', null, 'Histories'), histories],
     ]);
 
     const seen = new Set();
@@ -294,24 +299,56 @@
     append(clear(app), [
       el('h1', { id: 'finding-type' }, v.type),
       el('p', { class: 'title', id: 'finding-title' }, v.title),
+      plainWords(v),
       el('dl', { class: 'facts' },
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
-        el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history))),
-        el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
-        el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
-        el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
-          ? [atEnd(v), ': ', v.releasedReason] : 'live, as soon as its evidence was checked'),
+        REPORT ? null : [el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history)))],
+        REPORT ? null : [el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
+          el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
+          el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
+            ? [atEnd(v), ': ', v.releasedReason] : 'live, as soon as its evidence was checked')],
         el('dt', null, 'Checked against'), el('dd', null, v.models.length ? v.models.join(', ') : 'no model'),
         el('dt', null, 'Rules out'), el('dd', { id: 'finding-rules-out' }, modelList(v))),
       el('h2', null, 'Explanation'),
       el('pre', { class: 'explanation', id: 'explanation' }, v.explanation),
       el('h2', null, 'Cycle'),
       picture(v),
+      v.svg ? legend() : null,
       el('h2', null, 'Transactions'),
       transactions(v.txns),
       el('h2', null, 'JSON'),
       json(v),
     ]);
+  }
+
+  // What the finding is in plain words: its common name, the common levels that allow and forbid
+  // it (from the core's lattice, PlainWords), and whether it breaks the models checked.
+  function plainWords(v) {
+    const p = v.plain;
+    if (!p) return null;
+    const words = a => a.map(l => l.replace(/-/g, ' ')).join(', ');
+    return el('div', { class: 'plain', id: 'plain-words' },
+      el('p', { id: 'plain-name' }, el('strong', null, v.type), ' is ', el('strong', null, p.name), '.'),
+      el('ul', null,
+        el('li', { id: 'plain-allowed' }, 'Allowed by: ', p.allowedBy.length ? words(p.allowedBy) : 'none of the common levels'),
+        el('li', { id: 'plain-forbidden' }, 'Forbidden by: ', p.forbiddenBy.length ? words(p.forbiddenBy) : 'none of the common levels')),
+      el('p', { id: 'plain-verdict', class: p.breaks.length ? 'breaks' : 'allowed' }, p.verdict));
+  }
+
+  // What the edges of a cycle picture mean.
+  function legend() {
+    const row = (kind, text) => el('li', null, el('code', null, kind), ' ', text);
+    return el('div', { class: 'legend', id: 'cycle-legend' },
+      el('p', null, 'Each arrow T1 \u2192 T2 says T1 must come before T2, and why:'),
+      el('ul', null,
+        row('ww', 'T2 overwrote (or appended after) what T1 wrote: a write-write dependency.'),
+        row('wr', 'T2 read what T1 wrote: a write-read dependency.'),
+        row('rw', 'T1 read a version that T2 then overwrote: an anti-dependency (T1 did not see T2\'s write).'),
+        row('realtime', 'T1 completed before T2 began.'),
+        row('process', 'T1 and T2 ran in that order in one client session (process).')),
+      el('p', null, 'A label such as ', el('code', null, 'rw 3: 28 < 30'),
+        ' names the edge kind, the key (3) and the versions: T1 read key 3 at the version ending in 28, and T2 wrote 30 after it.',
+        ' Closing the arrows into a cycle is the contradiction: no order of the transactions satisfies every arrow.'));
   }
 
   function picture(v) {

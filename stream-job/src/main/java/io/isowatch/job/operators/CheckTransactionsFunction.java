@@ -347,7 +347,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             }
             metrics.found(finding);
             Alert alert = Alert.of(finding, history, modelNames, nowMillis,
-                    Alert.delayMillis(finding, nowMillis), by.atoms);
+                    Alert.delayMillis(finding, nowMillis), by.atoms, io.isowatch.explain.Notation.of(options.workload()));
             if (settling) {
                 alert = alert.released(Release.atEnd(finding.type()));
             }

@@ -316,6 +316,13 @@ public enum Dialect {
             return POSTGRESQL.write(table);
         }
 
+        @Override
+        String levelsOffered(JdbcIsolation asked) {
+            return asked == JdbcIsolation.REPEATABLE_READ ? null
+                    : "DuckDB offers one level, snapshot isolation, which its driver calls repeatable-read: "
+                    + "pass --isolation repeatable-read";
+        }
+
         /** DuckDB has no isolation setting to read: the report names its one level and the version. */
         @Override
         String isolationQuery() {
@@ -388,6 +395,15 @@ public enum Dialect {
 
     /** A query returning the session's isolation level as the server names it. */
     abstract String isolationQuery();
+
+    /**
+     * For an engine that refuses some levels: the levels it offers and the flag that asks for one,
+     * said when a test transaction at {@code asked} fails; null when the engine takes every level
+     * (or {@code asked} is one it offers), so the failure is something else.
+     */
+    String levelsOffered(JdbcIsolation asked) {
+        return null;
+    }
 
     /** Driver settings beyond the login: a connect timeout, and a name the server shows for the session. */
     void connectionProperties(Properties p, int connectTimeoutSeconds) {

@@ -337,8 +337,9 @@ public final class JdbcClientFactory implements ClientFactory {
         } else {
             cause = "cannot " + step + who;
         }
+        String fix = step.contains("test transaction") ? target.dialect().levelsOffered(target.isolation()) : null;
         return new IllegalStateException(cause + " at " + target.redactedUrl() + ": " + firstLine(e.getMessage())
-                + (state.isEmpty() ? "" : " [SQLSTATE " + state + "]"), e);
+                + (state.isEmpty() ? "" : " [SQLSTATE " + state + "]") + (fix == null ? "" : "; " + fix), e);
     }
 
     static String firstLine(String message) {
