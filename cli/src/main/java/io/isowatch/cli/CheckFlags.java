@@ -85,6 +85,9 @@ final class CheckFlags {
     /** Output formats. */
     enum OutputFormat { text, json }
 
+    /** The options {@link #checkerOptions()} parsed, once the flags are set. */
+    private CheckerOptions parsed;
+
     /**
      * The checker's options from the typed flags, checked as the job checks its own keys; a bad
      * name or value is a usage error naming the flag. Checks the printing options too, which
@@ -92,6 +95,13 @@ final class CheckFlags {
      * meaning) where the job reads seconds: said once on stderr unless {@code -q} (decision 0018).
      */
     CheckerOptions checkerOptions() {
+        if (parsed == null) {
+            parsed = parseCheckerOptions(); // once: the printing asks again, and the -s note is said once
+        }
+        return parsed;
+    }
+
+    private CheckerOptions parseCheckerOptions() {
         if (maxShown < 0) {
             throw usage("--max-shown: expected a whole number from 0 up, got " + maxShown);
         }
