@@ -9,6 +9,7 @@ import io.isowatch.sinks.Alert;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 import java.util.HashMap;
@@ -144,14 +145,19 @@ final class CheckerMetrics {
         this.protocolGivenUp = group.counter("agent_protocol_given_up");
         group.gauge("retained_events", (Gauge<Long>) () -> sum(h -> h.events));
         group.histogram("detection_delay_ms", delay);
+        // The +Inf bucket and the count are one counter registered twice: the reporter reads each
+        // metric on its own, so two counters could be scraped one alert apart.
+        this.delayCount = new SimpleCounter();
         for (int i = 0; i < delayBuckets.length; i++) {
             String le = i < DELAY_BUCKETS.length ? bound(DELAY_BUCKETS[i]) : "+Inf";
-            delayBuckets[i] = group.addGroup(BUCKET_LABEL, le).counter(DELAY_SECONDS + "_bucket");
+            delayBuckets[i] = i < DELAY_BUCKETS.length
+                    ? group.addGroup(BUCKET_LABEL, le).counter(DELAY_SECONDS + "_bucket")
+                    : group.addGroup(BUCKET_LABEL, le).counter(DELAY_SECONDS + "_bucket", delayCount);
         }
         // The key group the buckets' value groups hang from (Flink hands back the group of that
         // name): without a value there is no le label, but the name is the buckets' base.
         MetricGroup family = group.addGroup(BUCKET_LABEL);
-        this.delayCount = family.counter(DELAY_SECONDS + "_count");
+        family.counter(DELAY_SECONDS + "_count", delayCount);
         family.gauge(DELAY_SECONDS + "_sum", (Gauge<Double>) () -> delaySumMillis / 1000.0);
         this.releasedAtEnd = group.counter(RELEASED_AT_END);
         group.gauge("graph_transactions", (Gauge<Long>) () -> sum(h -> h.graphTransactions));
@@ -212,12 +218,12 @@ final class CheckerMetrics {
         }
         long millis = alert.detectionDelayMillis();
         delay.update(millis);
-        for (int i = 0; i < delayBuckets.length; i++) {
-            if (i == DELAY_BUCKETS.length || millis <= DELAY_BUCKETS[i] * 1000) {
+        for (int i = 0; i < DELAY_BUCKETS.length; i++) {
+            if (millis <= DELAY_BUCKETS[i] * 1000) {
                 delayBuckets[i].inc();
             }
         }
-        delayCount.inc();
+        delayCount.inc(); // also the +Inf bucket
         delaySumMillis += millis;
     }
 
