@@ -90,6 +90,7 @@ public final class DeclaredFlags {
     private static List<OptionDeclaration<?>> all() {
         List<OptionDeclaration<?>> all = new ArrayList<>(CheckerDeclarations.ALL);
         all.addAll(TxnShapeDeclarations.ALL);
+        all.addAll(RunDeclarations.ALL);
         return List.copyOf(all);
     }
 }

@@ -107,22 +107,19 @@ final class DemoCommand implements Callable<Integer> {
             paramLabel = "MODELS")
     Set<String> models;
 
-    @Option(names = "--rate", defaultValue = "2000", paramLabel = "TXN_PER_S",
-            description = "Transactions per second over all clients (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", descriptionKey = "rate", paramLabel = "TXN_PER_S")
     int rate;
 
-    @Option(names = "--duration", defaultValue = "10", paramLabel = "D",
-            description = "How long the clients run: 10 (seconds), 500ms, 2m (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", descriptionKey = "duration", paramLabel = "D")
     String duration;
 
-    @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
-            description = "Client threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", descriptionKey = "concurrency", paramLabel = "N")
     int concurrency;
 
     @Mixin
     TxnShapeFlags shape;
 
-    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", descriptionKey = "seed", paramLabel = "S")
     long seed;
 
     @Option(names = "--alerts-file", paramLabel = "FILE",
@@ -151,9 +148,8 @@ final class DemoCommand implements Callable<Integer> {
     /** The linger of {@value #AUTO_LINGER} in a terminal: until Enter (or Ctrl-C). */
     static final Duration UNTIL_ENTER = Duration.ofMillis(Long.MAX_VALUE);
 
-    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
-                    + "Prometheus reporter at http://127.0.0.1:P/ (--bind-address chooses the address); off by default.")
+    /** Declared without a default ("off"); {@code -1} is off to the code. */
+    @Option(names = "--metrics-port", descriptionKey = "metrics-port", defaultValue = "-1", paramLabel = "P")
     int metricsPort;
 
     @Mixin

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.RunDeclarations;
 import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.config.OptionTables;
 import io.isowatch.gen.TxnShapeDeclarations;
@@ -36,6 +37,7 @@ final class ConfigurationDocs {
         Map<String, String> t = new LinkedHashMap<>();
         t.put("checker-flags", OptionTables.flagTable(CheckerDeclarations.ALL, List.of("check")));
         t.put("txn-shape", OptionTables.flagTable(TxnShapeDeclarations.ALL, List.of("gen", "agent run", "demo")));
+        t.put("run-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("agent run", "demo")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }
