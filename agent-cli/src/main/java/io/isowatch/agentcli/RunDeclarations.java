@@ -12,28 +12,29 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
- * The run flags of the commands that drive clients, declared once (decision 0018): {@code agent
- * run} (against a database) and {@code demo} (the embedded store, checked live). Where the demo's
- * default differs, the declaration says so and why. The transaction shape's flags are
- * {@code TxnShapeDeclarations}'.
+ * The run flags of the commands that make transactions, declared once (decision 0018): {@code agent
+ * run} (against a database), {@code demo} (the embedded store, checked live) and {@code gen}
+ * (simulated, written as a history). Where a command's default differs, the declaration says so
+ * and why. The transaction shape's flags are {@code TxnShapeDeclarations}'.
  */
 public final class RunDeclarations {
 
     private static final String AGENT_RUN = "agent run";
     private static final String DEMO = "demo";
     private static final String JOB = "job";
+    private static final String GEN = "gen";
     private static final ValueType<Integer> POSITIVE = ValueTypes.integer(1, Integer.MAX_VALUE);
     private static final ValueType<Double> PROBABILITY = ValueTypes.decimal(0, 1);
 
     public static final OptionDeclaration<String> WORKLOAD = OptionDeclaration
             .key("workload", ValueTypes.oneOf("list-append", "rw-register")).defaultValue("list-append")
             .doc("the workload the clients run")
-            .flags(List.of("--workload"), AGENT_RUN).build();
+            .flags(List.of("--workload"), AGENT_RUN, GEN).build();
 
     public static final OptionDeclaration<Integer> CONCURRENCY = OptionDeclaration.key("concurrency", POSITIVE)
             .defaultValue(10)
-            .doc("client threads")
-            .flags(List.of("--concurrency"), AGENT_RUN, DEMO)
+            .doc("client threads (`gen`: simulated client processes running at once)")
+            .flags(List.of("--concurrency"), AGENT_RUN, DEMO, GEN)
             .commandDefault(DEMO, 8, "so that the demo leaves cores to its broker and Flink cluster")
             .build();
 
@@ -51,14 +52,18 @@ public final class RunDeclarations {
 
     public static final OptionDeclaration<Long> TXNS = OptionDeclaration
             .key("txns", ValueTypes.wholeNumber(0, Long.MAX_VALUE)).defaultValue(0L)
-            .doc("stop after this many transactions; `0` for no limit. Closing reads (a read of each key when it "
-                    + "retires, once its writers have completed, and of every key written at the end) come on top")
-            .flags(List.of("-n", "--txns"), AGENT_RUN).build();
+            .doc("transactions: `gen` makes this many, `agent run` stops after this many (`0` for no limit). "
+                    + "Closing reads (a read of each key when it retires, once its writers have completed, and of "
+                    + "every key written at the end) come on top")
+            .flags(List.of("-n", "--txns"), AGENT_RUN, GEN)
+            .commandDefault(GEN, 1000L, "a history to check needs an end")
+            .build();
 
     public static final OptionDeclaration<Long> SEED = OptionDeclaration
             .key("seed", ValueTypes.wholeNumber(Long.MIN_VALUE, Long.MAX_VALUE)).defaultValue(0L)
-            .doc("random seed: of the workload, and of `agent run`'s embedded store faults; equal options give equal runs")
-            .flags(List.of("--seed"), AGENT_RUN, DEMO).build();
+            .doc("random seed: of the workload, and of `agent run`'s embedded store faults; equal options and seed "
+                    + "give the same `gen` history")
+            .flags(List.of("--seed"), AGENT_RUN, DEMO, GEN).build();
 
     public static final OptionDeclaration<String> TABLE_PREFIX = OptionDeclaration
             .key("table-prefix", ValueTypes.text("name")).defaultValue(JdbcTarget.DEFAULT_TABLE_PREFIX)
@@ -84,8 +89,9 @@ public final class RunDeclarations {
 
     public static final OptionDeclaration<Double> FAIL_RATE = OptionDeclaration.key("fail-rate", PROBABILITY)
             .defaultValue(0.0)
-            .doc("embedded store fault: chance a commit is refused (`:fail`)")
-            .flags(List.of("--fail-rate"), AGENT_RUN).build();
+            .doc("fault: chance a transaction's commit is refused and it completes `:fail` (`agent run`: the "
+                    + "embedded store's)")
+            .flags(List.of("--fail-rate"), AGENT_RUN, GEN).build();
 
     public static final OptionDeclaration<Double> LOST_ACK_RATE = OptionDeclaration.key("lost-ack-rate", PROBABILITY)
             .defaultValue(0.0)
@@ -94,8 +100,30 @@ public final class RunDeclarations {
 
     public static final OptionDeclaration<Double> STALE_READ_RATE = OptionDeclaration
             .key("stale-read-rate", PROBABILITY).defaultValue(0.0)
-            .doc("embedded store fault: chance a read returns one of the three previous versions")
-            .flags(List.of("--stale-read-rate"), AGENT_RUN).build();
+            .doc("fault: chance a read returns one of the three previous versions of its key, as a lagging "
+                    + "replica would (`agent run`: the embedded store's)")
+            .flags(List.of("--stale-read-rate"), AGENT_RUN, GEN).build();
+
+    public static final OptionDeclaration<Double> INFO_RATE = OptionDeclaration.key("info-rate", PROBABILITY)
+            .defaultValue(0.0)
+            .doc("chance a transaction's outcome is unknown (`:info`)")
+            .flags(List.of("--info-rate"), GEN).build();
+
+    public static final OptionDeclaration<Boolean> NO_CLOSING_READS = OptionDeclaration
+            .key("no-closing-reads", ValueTypes.bool()).defaultValue(false)
+            .doc("do not read a key once more when it retires (after its last writer completes), nor every key "
+                    + "written at the end; without them, appends nobody read are placed only when the history ends")
+            .flags(List.of("--no-closing-reads"), GEN).build();
+
+    public static final OptionDeclaration<String> GEN_FORMAT = OptionDeclaration
+            .key("format", ValueTypes.oneOf("json", "edn")).defaultValue("json")
+            .doc("`json` (JSON lines) or `edn` (Jepsen's `history.edn`: one op map a line, as Elle prints ops)")
+            .flags(List.of("--format"), GEN).build();
+
+    public static final OptionDeclaration<String> GEN_OUTPUT = OptionDeclaration
+            .key("output", ValueTypes.text("file")).noDefault("stdout")
+            .doc("where to write the history")
+            .flags(List.of("-o", "--output"), GEN).build();
 
     public static final OptionDeclaration<Integer> READ_ONLY_LAG = OptionDeclaration
             .key("read-only-lag", ValueTypes.integer(0, Integer.MAX_VALUE))
@@ -119,8 +147,8 @@ public final class RunDeclarations {
 
     /** The run flags, in the docs' order. */
     public static final List<OptionDeclaration<?>> ALL = List.of(WORKLOAD, CONCURRENCY, RATE, DURATION, TXNS, SEED,
-            TABLE_PREFIX, TOPIC, RECORD_FORMAT, DRAIN_TIMEOUT, FAIL_RATE, LOST_ACK_RATE, STALE_READ_RATE,
-            READ_ONLY_LAG, METRICS_PORT, BIND_ADDRESS);
+            TABLE_PREFIX, TOPIC, RECORD_FORMAT, DRAIN_TIMEOUT, FAIL_RATE, INFO_RATE, LOST_ACK_RATE,
+            STALE_READ_RATE, NO_CLOSING_READS, READ_ONLY_LAG, METRICS_PORT, BIND_ADDRESS, GEN_FORMAT, GEN_OUTPUT);
 
     private RunDeclarations() {
     }

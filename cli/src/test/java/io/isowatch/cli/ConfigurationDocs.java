@@ -38,6 +38,7 @@ final class ConfigurationDocs {
         t.put("checker-flags", OptionTables.flagTable(CheckerDeclarations.ALL, List.of("check")));
         t.put("txn-shape", OptionTables.flagTable(TxnShapeDeclarations.ALL, List.of("gen", "agent run", "demo")));
         t.put("run-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("agent run", "demo")));
+        t.put("gen-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("gen")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }

@@ -81,6 +81,37 @@ class DeclaredFlagsTest {
         assertEquals(java.util.Set.of("strict-serializable"), demo.models);
     }
 
+    @Test
+    void runFlags_keepEachCommandsDefaults_fromTheDeclarations() {
+        assertEquals(java.util.Map.of("--rate", 1000.0, "--concurrency", 10, "--duration", "10s", "--txns", 0L,
+                "--seed", 0L, "--drain-timeout", "30s", "--metrics-port", -1, "--bind-address", "127.0.0.1",
+                "--read-only-lag", 8, "--record-format", "binary"), defaults(new String[] {"agent", "run",
+                        "--target", "embedded:serializable"}, "--rate", "--concurrency", "--duration", "--txns", "--seed",
+                "--drain-timeout", "--metrics-port", "--bind-address", "--read-only-lag", "--record-format"));
+        assertEquals(java.util.Map.of("--rate", 2000, "--concurrency", 8, "--duration", "10s", "--seed", 0L,
+                "--metrics-port", -1, "--bind-address", "127.0.0.1"), defaults(new String[] {"demo"}, "--rate",
+                "--concurrency", "--duration", "--seed", "--metrics-port", "--bind-address"));
+        assertEquals(java.util.Map.of("--txns", 1000L, "--concurrency", 10, "--seed", 0L, "--fail-rate", 0.0,
+                "--info-rate", 0.0, "--stale-read-rate", 0.0, "--no-closing-reads", false, "--format", "json",
+                "--workload", "list-append"), defaults(new String[] {"gen"}, "--txns", "--concurrency", "--seed",
+                "--fail-rate", "--info-rate", "--stale-read-rate", "--no-closing-reads", "--format", "--workload"));
+    }
+
+    /** The values {@code flags} of the command {@code args} names take when {@code args} are parsed. */
+    private static java.util.Map<String, Object> defaults(String[] args, String... flags) {
+        CommandLine cli = Main.commandLine(args[0]);
+        DeclaredFlags.install(cli);
+        CommandLine.ParseResult parsed = cli.parseArgs(args);
+        while (parsed.hasSubcommand()) {
+            parsed = parsed.subcommand();
+        }
+        java.util.Map<String, Object> values = new java.util.HashMap<>();
+        for (String flag : flags) {
+            values.put(flag, parsed.commandSpec().findOption(flag).getValue());
+        }
+        return values;
+    }
+
     private static void walk(CommandLine c, List<String> problems) {
         for (OptionSpec o : c.getCommandSpec().options()) {
             if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")
