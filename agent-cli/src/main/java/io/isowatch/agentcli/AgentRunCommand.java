@@ -159,7 +159,7 @@ final class AgentRunCommand implements Callable<Integer> {
             description = "This agent's id in every event (default: the spool's, else <host>-<pid>-<start second>).")
     String agentId;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, descriptionKey = "quiet")
     boolean quiet;
 
     @Override

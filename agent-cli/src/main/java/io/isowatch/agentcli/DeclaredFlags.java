@@ -91,6 +91,8 @@ public final class DeclaredFlags {
         List<OptionDeclaration<?>> all = new ArrayList<>(CheckerDeclarations.ALL);
         all.addAll(TxnShapeDeclarations.ALL);
         all.addAll(RunDeclarations.ALL);
+        all.addAll(OutputDeclarations.ALL);
+        all.addAll(ConsoleDeclarations.ALL);
         return List.copyOf(all);
     }
 }

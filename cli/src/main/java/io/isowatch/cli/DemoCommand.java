@@ -136,11 +136,7 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ConsoleFlags console;
 
-    @Option(names = "--ui-linger", defaultValue = AUTO_LINGER, paramLabel = "D",
-            description = "Keep the findings console up this long after the run (e.g. 10m, or 0) to browse what "
-                    + "was found; Enter or Ctrl-C ends it sooner. Default ${DEFAULT-VALUE}: in a terminal, until "
-                    + "you press Enter; otherwise (a script, CI) it stops with the demo. "
-                    + "--ui-port 0 turns the console off.")
+    @Option(names = "--ui-linger", descriptionKey = "ui-linger", paramLabel = "D")
     String uiLinger;
 
     /** {@code --ui-linger}'s default: until Enter in a terminal, none otherwise. */

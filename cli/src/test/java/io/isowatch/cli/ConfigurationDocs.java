@@ -1,5 +1,7 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.ConsoleDeclarations;
+import io.isowatch.agentcli.OutputDeclarations;
 import io.isowatch.agentcli.RunDeclarations;
 import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.config.OptionTables;
@@ -38,6 +40,9 @@ final class ConfigurationDocs {
         t.put("checker-flags", OptionTables.flagTable(CheckerDeclarations.ALL, List.of("check")));
         t.put("txn-shape", OptionTables.flagTable(TxnShapeDeclarations.ALL, List.of("gen", "agent run", "demo")));
         t.put("run-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("agent run", "demo")));
+        t.put("check-output", OptionTables.flagTable(OutputDeclarations.ALL, List.of("check", "replay")));
+        t.put("demo-console", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("demo")));
+        t.put("ui-flags", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("ui")));
         t.put("gen-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("gen")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;

@@ -97,6 +97,20 @@ class DeclaredFlagsTest {
                 "--fail-rate", "--info-rate", "--stale-read-rate", "--no-closing-reads", "--format", "--workload"));
     }
 
+    @Test
+    void outputAndConsoleFlags_keepTheirDefaults_fromTheDeclarations() {
+        assertEquals(java.util.Map.of("--format", CheckFlags.OutputFormat.text, "--max-shown", 8, "--plot-format", "svg",
+                "--quiet", false, "--parse-only", false), defaults(new String[] {"check", "h.jsonl"}, "--format",
+                "--max-shown", "--plot-format", "--quiet", "--parse-only"));
+        java.util.Map<String, Object> ui = defaults(new String[] {"ui"}, "--alerts-topic", "--max-findings",
+                "--ui-bind", "--ui-port");
+        assertEquals("isowatch.alerts", ui.get("--alerts-topic"));
+        assertEquals(10_000, ui.get("--max-findings"));
+        assertEquals("127.0.0.1", ui.get("--ui-bind"));
+        assertEquals(null, ui.get("--ui-port"), "no --ui-port: the console's own port, else any free one");
+        assertEquals("auto", defaults(new String[] {"demo"}, "--ui-linger").get("--ui-linger"));
+    }
+
     /** The values {@code flags} of the command {@code args} names take when {@code args} are parsed. */
     private static java.util.Map<String, Object> defaults(String[] args, String... flags) {
         CommandLine cli = Main.commandLine(args[0]);
@@ -105,7 +119,7 @@ class DeclaredFlagsTest {
         while (parsed.hasSubcommand()) {
             parsed = parsed.subcommand();
         }
-        java.util.Map<String, Object> values = new java.util.HashMap<>();
+        java.util.Map<String, Object> values = new java.util.HashMap<>(); // a null value is kept
         for (String flag : flags) {
             values.put(flag, parsed.commandSpec().findOption(flag).getValue());
         }
