@@ -31,6 +31,19 @@ public final class RunDeclarations {
             .doc("the workload the clients run")
             .flags(List.of("--workload"), AGENT_RUN, GEN).build();
 
+    /** The demo's embedded store; {@code agent run} names its embedded level in {@code --target}. */
+    public static final OptionDeclaration<String> DEMO_ISOLATION = OptionDeclaration
+            .key("isolation", ValueTypes.oneOf("strict-serializable", "serializable", "snapshot-isolation",
+                    "read-committed", "read-uncommitted")).defaultValue("snapshot-isolation")
+            .doc("the embedded store's isolation level")
+            .flags(List.of("--isolation"), DEMO).build();
+
+    public static final OptionDeclaration<String> DEMO_ALERTS_FILE = OptionDeclaration
+            .key("alerts-file", ValueTypes.text("file"))
+            .doc("also append each alert to this file as JSON lines (stable id, type, models, detection time and "
+                    + "delay, the finding with its explanation)")
+            .flags(List.of("--alerts-file"), DEMO).build();
+
     public static final OptionDeclaration<Integer> CONCURRENCY = OptionDeclaration.key("concurrency", POSITIVE)
             .defaultValue(10)
             .doc("client threads (`gen`: simulated client processes running at once)")
@@ -146,9 +159,9 @@ public final class RunDeclarations {
             .flags(List.of("--bind-address"), AGENT_RUN, DEMO, JOB).build();
 
     /** The run flags, in the docs' order. */
-    public static final List<OptionDeclaration<?>> ALL = List.of(WORKLOAD, CONCURRENCY, RATE, DURATION, TXNS, SEED,
+    public static final List<OptionDeclaration<?>> ALL = List.of(DEMO_ISOLATION, WORKLOAD, CONCURRENCY, RATE, DURATION, TXNS, SEED,
             TABLE_PREFIX, TOPIC, RECORD_FORMAT, DRAIN_TIMEOUT, FAIL_RATE, INFO_RATE, LOST_ACK_RATE,
-            STALE_READ_RATE, NO_CLOSING_READS, READ_ONLY_LAG, METRICS_PORT, BIND_ADDRESS, GEN_FORMAT, GEN_OUTPUT);
+            STALE_READ_RATE, NO_CLOSING_READS, READ_ONLY_LAG, METRICS_PORT, BIND_ADDRESS, GEN_FORMAT, GEN_OUTPUT, DEMO_ALERTS_FILE);
 
     private RunDeclarations() {
     }

@@ -98,9 +98,7 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--isolation", defaultValue = "snapshot-isolation", paramLabel = "LEVEL",
-            description = "The embedded store's isolation: strict-serializable, serializable, snapshot-isolation, "
-                    + "read-committed or read-uncommitted (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--isolation", descriptionKey = "isolation", paramLabel = "LEVEL")
     String isolation;
 
     @Option(names = {"-c", "--consistency-models"}, descriptionKey = "consistency-models", split = ",",
@@ -122,9 +120,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", descriptionKey = "seed", paramLabel = "S")
     long seed;
 
-    @Option(names = "--alerts-file", paramLabel = "FILE",
-            description = "Also append each alert to FILE as one line of JSON: its stable id, type, models, "
-                    + "detection time and delay, and the finding with its explanation.")
+    @Option(names = "--alerts-file", descriptionKey = "alerts-file", paramLabel = "FILE")
     Path alertsFile;
 
     @Option(names = {"-v", "--verbose"},
