@@ -53,39 +53,22 @@ final class AgentRunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--target", required = true, paramLabel = "TARGET",
-            description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
-                    + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
-                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:…, "
-                    + "jdbc:hsqldb:{mem|file|hsql}:…, jdbc:derby:{memory:NAME|DIR}[;create=true] or "
-                    + "jdbc:sqlite:FILE[?journal_mode=WAL&busy_timeout=MS]. Repeat it for the nodes of one JDBC database (same engine): "
-                    + "clients are spread over them round-robin, each on one node for the whole run; the first "
-                    + "creates and empties the tables. Commas do not separate targets (a JDBC URL may hold them).")
+    @Option(names = "--target", required = true, descriptionKey = "target", paramLabel = "TARGET")
     List<String> targets;
 
-    @Option(names = "--isolation", paramLabel = "LEVEL",
-            description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
-                    + "mapped to the database's own level of that name; snapshot for H2's SNAPSHOT.")
+    @Option(names = "--isolation", descriptionKey = "isolation", paramLabel = "LEVEL")
     String isolation;
 
-    @Option(names = "--read-target", paramLabel = "URL",
-            description = "JDBC targets: run transactions that only read on this server (a replica) instead; "
-                    + "it must be the same engine and show what the first --target writes.")
+    @Option(names = "--read-target", descriptionKey = "read-target", paramLabel = "URL")
     String readTarget;
 
-    @Option(names = "--read-isolation", paramLabel = "LEVEL",
-            description = "The --read-target's isolation level (default: --isolation). A PostgreSQL hot standby "
-                    + "refuses serializable: use repeatable-read.")
+    @Option(names = "--read-isolation", descriptionKey = "read-isolation", paramLabel = "LEVEL")
     String readIsolation;
 
-    @Option(names = "--user", paramLabel = "USER",
-            description = "JDBC targets: the database user (default: $ISOWATCH_DB_USER, for PostgreSQL also $PGUSER, "
-                    + "else the URL's).")
+    @Option(names = "--user", descriptionKey = "user", paramLabel = "USER")
     String user;
 
-    @Option(names = "--password", paramLabel = "PASSWORD",
-            description = "JDBC targets: the password (default: $ISOWATCH_DB_PASSWORD, for PostgreSQL also "
-                    + "$PGPASSWORD). Never logged; prefer the environment, which stays out of the process list.")
+    @Option(names = "--password", descriptionKey = "password", paramLabel = "PASSWORD")
     String password;
 
     @Option(names = "--table-prefix", descriptionKey = "table-prefix", paramLabel = "NAME")
@@ -124,19 +107,13 @@ final class AgentRunCommand implements Callable<Integer> {
     @Option(names = "--read-only-lag", descriptionKey = "read-only-lag", paramLabel = "N")
     int readOnlyLag;
 
-    @Option(names = "--history-out", paramLabel = "FILE",
-            description = "Write the history here as Jepsen JSON lines (for isowatch check or elle-cli). With "
-                    + "--spool-dir it holds everything the spool does: a resumed run first completes it from the "
-                    + "spool.")
+    @Option(names = "--history-out", descriptionKey = "history-out", paramLabel = "FILE")
     Path historyOut;
 
-    @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Record into a durable Chronicle Queue spool in DIR (resumed if it exists; transactions a "
-                    + "crash left open are then recorded as info). 'isowatch agent export' writes it as a history.")
+    @Option(names = "--spool-dir", descriptionKey = "spool-dir", paramLabel = "DIR")
     Path spoolDir;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
-            description = "Ship the spool to Kafka (needs --spool-dir).")
+    @Option(names = "--bootstrap-servers", descriptionKey = "bootstrap-servers", paramLabel = "HOST:PORT,...")
     String bootstrapServers;
 
     @Option(names = "--topic", descriptionKey = "topic", paramLabel = "TOPIC")
@@ -155,8 +132,7 @@ final class AgentRunCommand implements Callable<Integer> {
     @Mixin
     BindAddressFlag bind;
 
-    @Option(names = "--agent-id", paramLabel = "ID",
-            description = "This agent's id in every event (default: the spool's, else <host>-<pid>-<start second>).")
+    @Option(names = "--agent-id", descriptionKey = "agent-id", paramLabel = "ID")
     String agentId;
 
     @Option(names = {"-q", "--quiet"}, descriptionKey = "quiet")

@@ -93,6 +93,7 @@ public final class DeclaredFlags {
         all.addAll(RunDeclarations.ALL);
         all.addAll(OutputDeclarations.ALL);
         all.addAll(ConsoleDeclarations.ALL);
+        all.addAll(AgentDeclarations.ALL);
         return List.copyOf(all);
     }
 }

@@ -1,5 +1,6 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.AgentDeclarations;
 import io.isowatch.agentcli.ConsoleDeclarations;
 import io.isowatch.agentcli.OutputDeclarations;
 import io.isowatch.agentcli.RunDeclarations;
@@ -44,6 +45,9 @@ final class ConfigurationDocs {
         t.put("demo-console", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("demo")));
         t.put("ui-flags", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("ui")));
         t.put("gen-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("gen")));
+        List<io.isowatch.config.OptionDeclaration<?>> agentRun = new java.util.ArrayList<>(AgentDeclarations.ALL);
+        agentRun.add(OutputDeclarations.QUIET);
+        t.put("agent-run-flags", OptionTables.flagTable(agentRun, List.of("agent run")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }
