@@ -19,7 +19,7 @@ public final class AgentDeclarations {
             "read-committed", "read-uncommitted", "snapshot");
 
     public static final OptionDeclaration<String> TARGET = OptionDeclaration
-            .key("target", ValueTypes.text("embedded:<isolation> or a JDBC URL")).noDefault("(required)")
+            .key("target", ValueTypes.text("embedded:LEVEL or a JDBC URL")).noDefault("(required)")
             .doc("`embedded:<isolation>` (strict-serializable, serializable, snapshot-isolation, read-committed, "
                     + "read-uncommitted), or a JDBC URL: `jdbc:postgresql://…`, `jdbc:mariadb://…`, `jdbc:mysql://…`, "
                     + "`jdbc:h2:…` (`mem:`, `file:` or `tcp:`), `jdbc:hsqldb:…` (`mem:`, `file:` or `hsql:`; "
@@ -89,7 +89,7 @@ public final class AgentDeclarations {
             .flags(List.of("--bootstrap-servers"), AGENT_RUN).build();
 
     public static final OptionDeclaration<String> AGENT_ID = OptionDeclaration
-            .key("agent-id", ValueTypes.text("id")).noDefault("the spool's, else <host>-<pid>-<start second>")
+            .key("agent-id", ValueTypes.text("id")).noDefault("the spool's, else HOST-PID-START (the start second)")
             .doc("this agent's id in every event")
             .flags(List.of("--agent-id"), AGENT_RUN).build();
 
