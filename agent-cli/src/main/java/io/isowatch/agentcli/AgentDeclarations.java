@@ -93,9 +93,14 @@ public final class AgentDeclarations {
             .doc("this agent's id in every event")
             .flags(List.of("--agent-id"), AGENT_RUN).build();
 
-    /** {@code agent run}'s own flags, in the docs' order. */
+    public static final OptionDeclaration<String> EXPORT_SPOOL_DIR = OptionDeclaration
+            .key("spool-dir", ValueTypes.text("directory")).noDefault("(required)")
+            .doc("the spool an agent run recorded into (its `--spool-dir`)")
+            .flags(List.of("--spool-dir"), "agent export").build();
+
+    /** {@code agent run}'s and {@code agent export}'s own flags, in the docs' order. */
     public static final List<OptionDeclaration<?>> ALL = List.of(TARGET, ISOLATION, READ_TARGET, READ_ISOLATION, USER,
-            PASSWORD, HISTORY_OUT, SPOOL_DIR, BOOTSTRAP_SERVERS, AGENT_ID);
+            PASSWORD, HISTORY_OUT, SPOOL_DIR, BOOTSTRAP_SERVERS, AGENT_ID, EXPORT_SPOOL_DIR);
 
     private AgentDeclarations() {
     }

@@ -94,6 +94,7 @@ public final class DeclaredFlags {
         all.addAll(OutputDeclarations.ALL);
         all.addAll(ConsoleDeclarations.ALL);
         all.addAll(AgentDeclarations.ALL);
+        all.addAll(JobFlagDeclarations.ALL);
         return List.copyOf(all);
     }
 }

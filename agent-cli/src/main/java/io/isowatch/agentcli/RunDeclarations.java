@@ -135,8 +135,8 @@ public final class RunDeclarations {
 
     public static final OptionDeclaration<String> GEN_OUTPUT = OptionDeclaration
             .key("output", ValueTypes.text("file")).noDefault("stdout")
-            .doc("where to write the history")
-            .flags(List.of("-o", "--output"), GEN).build();
+            .doc("where to write the history (created or truncated)")
+            .flags(List.of("-o", "--output"), GEN, "agent export").build();
 
     public static final OptionDeclaration<Integer> READ_ONLY_LAG = OptionDeclaration
             .key("read-only-lag", ValueTypes.integer(0, Integer.MAX_VALUE))
@@ -147,13 +147,13 @@ public final class RunDeclarations {
     /** No default: the flag's annotation keeps {@code -1}, "off", for the code. */
     public static final OptionDeclaration<Integer> METRICS_PORT = OptionDeclaration
             .key("metrics-port", ValueTypes.integer(0, 65535)).noDefault("off")
-            .doc("serve Prometheus metrics on this port (`agent run`: `/metrics`, `0` for any free port; `demo`: "
-                    + "the local Flink cluster's, the checker's among them); `--bind-address` chooses the address")
-            .flags(List.of("--metrics-port"), AGENT_RUN, DEMO).build();
+            .doc("serve Prometheus metrics on this port (`agent run`: `/metrics`, `0` for any free port; `demo` and "
+                    + "`job`: the local Flink cluster's, the checker's among them); `--bind-address` chooses the address")
+            .flags(List.of("--metrics-port"), AGENT_RUN, DEMO, JOB).build();
 
     public static final OptionDeclaration<String> BIND_ADDRESS = OptionDeclaration
             .key("bind-address", ValueTypes.text("address")).defaultValue(BindAddressFlag.DEFAULT)
-            .doc("address the command's ports listen on: the metrics port, and the in-JVM Kafka broker and the "
+            .doc("address the command's ports listen on: the metrics port, `demo`'s in-JVM Kafka broker, and the "
                     + "local Flink cluster (REST, blob server) of `demo` and `job`; `0.0.0.0` for every interface. "
                     + "The findings console has `--ui-bind`")
             .flags(List.of("--bind-address"), AGENT_RUN, DEMO, JOB).build();

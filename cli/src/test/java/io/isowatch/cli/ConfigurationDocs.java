@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.agentcli.AgentDeclarations;
 import io.isowatch.agentcli.ConsoleDeclarations;
+import io.isowatch.agentcli.JobFlagDeclarations;
 import io.isowatch.agentcli.OutputDeclarations;
 import io.isowatch.agentcli.RunDeclarations;
 import io.isowatch.checker.CheckerDeclarations;
@@ -48,6 +49,10 @@ final class ConfigurationDocs {
         List<io.isowatch.config.OptionDeclaration<?>> agentRun = new java.util.ArrayList<>(AgentDeclarations.ALL);
         agentRun.add(OutputDeclarations.QUIET);
         t.put("agent-run-flags", OptionTables.flagTable(agentRun, List.of("agent run")));
+        t.put("agent-export-flags", OptionTables.flagTable(List.of(AgentDeclarations.EXPORT_SPOOL_DIR,
+                RunDeclarations.GEN_OUTPUT), List.of("agent export")));
+        t.put("job-flags", OptionTables.flagTable(List.of(JobFlagDeclarations.FROM_CHECKPOINT,
+                RunDeclarations.METRICS_PORT, RunDeclarations.BIND_ADDRESS), List.of("job")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }
