@@ -108,7 +108,18 @@ class DeclaredFlagsTest {
         assertEquals(10_000, ui.get("--max-findings"));
         assertEquals("127.0.0.1", ui.get("--ui-bind"));
         assertEquals(null, ui.get("--ui-port"), "no --ui-port: the console's own port, else any free one");
-        assertEquals("auto", defaults(new String[] {"demo"}, "--ui-linger").get("--ui-linger"));
+        assertEquals(java.util.Map.of("--ui-linger", "auto", "--isolation", "snapshot-isolation"),
+                defaults(new String[] {"demo"}, "--ui-linger", "--isolation"));
+        java.util.Map<String, Object> agent = defaults(new String[] {"agent", "run", "--target",
+                "embedded:serializable"}, "--isolation", "--user", "--agent-id", "--table-prefix", "--topic");
+        assertEquals(null, agent.get("--isolation"), "agent run's --isolation stays unset: JDBC's serializable");
+        assertEquals(null, agent.get("--user"));
+        assertEquals(null, agent.get("--agent-id"));
+        assertEquals("isowatch", agent.get("--table-prefix"));
+        assertEquals("isowatch.history", agent.get("--topic"));
+        java.util.Map<String, Object> job = defaults(new String[] {"job"}, "--from-checkpoint", "--metrics-port");
+        assertEquals("latest", job.get("--from-checkpoint"));
+        assertEquals(-1, job.get("--metrics-port"));
     }
 
     /** The values {@code flags} of the command {@code args} names take when {@code args} are parsed. */
