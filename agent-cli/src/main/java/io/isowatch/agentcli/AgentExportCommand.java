@@ -32,12 +32,10 @@ final class AgentExportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--spool-dir", required = true, paramLabel = "DIR",
-            description = "The spool an agent run recorded into (its --spool-dir).")
+    @Option(names = "--spool-dir", required = true, descriptionKey = "spool-dir", paramLabel = "DIR")
     Path spoolDir;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the history here (created or truncated); stdout by default.")
+    @Option(names = {"-o", "--output"}, descriptionKey = "output", paramLabel = "FILE")
     Path output;
 
     @Override

@@ -53,142 +53,89 @@ final class AgentRunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--target", required = true, paramLabel = "TARGET",
-            description = "embedded:<isolation> (strict-serializable, serializable, snapshot-isolation, "
-                    + "read-committed, read-uncommitted), or a JDBC URL: jdbc:postgresql://HOST[:PORT]/DB, "
-                    + "jdbc:mariadb://HOST[:PORT]/DB, jdbc:mysql://HOST[:PORT]/DB, jdbc:h2:{mem|file|tcp}:…, "
-                    + "jdbc:hsqldb:{mem|file|hsql}:…, jdbc:derby:{memory:NAME|DIR}[;create=true] or "
-                    + "jdbc:sqlite:FILE[?journal_mode=WAL&busy_timeout=MS]. Repeat it for the nodes of one JDBC database (same engine): "
-                    + "clients are spread over them round-robin, each on one node for the whole run; the first "
-                    + "creates and empties the tables. Commas do not separate targets (a JDBC URL may hold them).")
+    @Option(names = "--target", required = true, descriptionKey = "target", paramLabel = "TARGET")
     List<String> targets;
 
-    @Option(names = "--isolation", paramLabel = "LEVEL",
-            description = "JDBC targets: serializable (default), repeatable-read, read-committed or read-uncommitted, "
-                    + "mapped to the database's own level of that name; snapshot for H2's SNAPSHOT.")
+    @Option(names = "--isolation", descriptionKey = "isolation", paramLabel = "LEVEL")
     String isolation;
 
-    @Option(names = "--read-target", paramLabel = "URL",
-            description = "JDBC targets: run transactions that only read on this server (a replica) instead; "
-                    + "it must be the same engine and show what the first --target writes.")
+    @Option(names = "--read-target", descriptionKey = "read-target", paramLabel = "URL")
     String readTarget;
 
-    @Option(names = "--read-isolation", paramLabel = "LEVEL",
-            description = "The --read-target's isolation level (default: --isolation). A PostgreSQL hot standby "
-                    + "refuses serializable: use repeatable-read.")
+    @Option(names = "--read-isolation", descriptionKey = "read-isolation", paramLabel = "LEVEL")
     String readIsolation;
 
-    @Option(names = "--user", paramLabel = "USER",
-            description = "JDBC targets: the database user (default: $ISOWATCH_DB_USER, for PostgreSQL also $PGUSER, "
-                    + "else the URL's).")
+    @Option(names = "--user", descriptionKey = "user", paramLabel = "USER")
     String user;
 
-    @Option(names = "--password", paramLabel = "PASSWORD",
-            description = "JDBC targets: the password (default: $ISOWATCH_DB_PASSWORD, for PostgreSQL also "
-                    + "$PGPASSWORD). Never logged; prefer the environment, which stays out of the process list.")
+    @Option(names = "--password", descriptionKey = "password", paramLabel = "PASSWORD")
     String password;
 
-    @Option(names = "--table-prefix", defaultValue = JdbcTarget.DEFAULT_TABLE_PREFIX, paramLabel = "NAME",
-            description = "JDBC targets: isowatch creates and empties NAME_append and NAME_register "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--table-prefix", descriptionKey = "table-prefix", paramLabel = "NAME")
     String tablePrefix;
 
-    @Option(names = "--workload", defaultValue = "list-append", paramLabel = "W",
-            description = "list-append or rw-register (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", descriptionKey = "workload", paramLabel = "W")
     String workload;
 
-    @Option(names = "--concurrency", defaultValue = "10", paramLabel = "N",
-            description = "Client threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", descriptionKey = "concurrency", paramLabel = "N")
     int concurrency;
 
-    @Option(names = "--rate", defaultValue = "1000", paramLabel = "TXN_PER_S",
-            description = "Transactions per second over all clients; 0 for as fast as possible "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", descriptionKey = "rate", paramLabel = "TXN_PER_S")
     double rate;
 
-    @Option(names = "--duration", defaultValue = "10s", paramLabel = "D",
-            description = "How long to run: 30 (seconds), 500ms, 10s, 5m, 2h or ISO-8601 (PT1M); 0 runs until "
-                    + "interrupted or --txns (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", descriptionKey = "duration", paramLabel = "D")
     String duration;
 
-    @Option(names = {"-n", "--txns"}, defaultValue = "0", paramLabel = "N",
-            description = "Stop after this many transactions; 0 for no limit (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-n", "--txns"}, descriptionKey = "txns", paramLabel = "N")
     long txns;
-
-
-
-
-
-
 
     @Mixin
     TxnShapeFlags shape;
 
-    @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
-            description = "Seeds the workload generator and the embedded store's faults (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", descriptionKey = "seed", paramLabel = "S")
     long seed;
 
-    @Option(names = "--fail-rate", defaultValue = "0", paramLabel = "P",
-            description = "Embedded store fault: chance a commit is refused (:fail) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--fail-rate", descriptionKey = "fail-rate", paramLabel = "P")
     double failRate;
 
-    @Option(names = "--lost-ack-rate", defaultValue = "0", paramLabel = "P",
-            description = "Embedded store fault: chance a commit's acknowledgement is lost (:info) "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--lost-ack-rate", descriptionKey = "lost-ack-rate", paramLabel = "P")
     double lostAckRate;
 
-    @Option(names = "--stale-read-rate", defaultValue = "0", paramLabel = "P",
-            description = "Embedded store fault: chance a read returns one of the three previous versions, "
-                    + "breaking the isolation level (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--stale-read-rate", descriptionKey = "stale-read-rate", paramLabel = "P")
     double staleReadRate;
 
-    @Option(names = "--read-only-lag", defaultValue = "" + StoreOptions.DEFAULT_READ_ONLY_LAG, paramLabel = "N",
-            description = "Embedded serializable: read-only transactions read a snapshot up to N commits old "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--read-only-lag", descriptionKey = "read-only-lag", paramLabel = "N")
     int readOnlyLag;
 
-    @Option(names = "--history-out", paramLabel = "FILE",
-            description = "Write the history here as Jepsen JSON lines (for isowatch check or elle-cli). With "
-                    + "--spool-dir it holds everything the spool does: a resumed run first completes it from the "
-                    + "spool.")
+    @Option(names = "--history-out", descriptionKey = "history-out", paramLabel = "FILE")
     Path historyOut;
 
-    @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Record into a durable Chronicle Queue spool in DIR (resumed if it exists; transactions a "
-                    + "crash left open are then recorded as info). 'isowatch agent export' writes it as a history.")
+    @Option(names = "--spool-dir", descriptionKey = "spool-dir", paramLabel = "DIR")
     Path spoolDir;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
-            description = "Ship the spool to Kafka (needs --spool-dir).")
+    @Option(names = "--bootstrap-servers", descriptionKey = "bootstrap-servers", paramLabel = "HOST:PORT,...")
     String bootstrapServers;
 
-    @Option(names = "--topic", defaultValue = Topics.HISTORY, paramLabel = "TOPIC",
-            description = "Kafka topic for history events (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--topic", descriptionKey = "topic", paramLabel = "TOPIC")
     String topic;
 
-    @Option(names = "--record-format", defaultValue = "binary", paramLabel = "F",
-            description = "How each event goes into its Kafka record: binary (the spool's compact form, the default)"
-                    + " or json (a Jepsen op map, readable with any Kafka tool). The job reads both.")
+    @Option(names = "--record-format", descriptionKey = "record-format", paramLabel = "F")
     String recordFormat;
 
-    @Option(names = "--drain-timeout", defaultValue = "30s", paramLabel = "D",
-            description = "At the end, wait this long for the spool to be shipped (default: ${DEFAULT-VALUE}); "
-                    + "events still unshipped then end the run with exit code 3.")
+    @Option(names = "--drain-timeout", descriptionKey = "drain-timeout", paramLabel = "D")
     String drainTimeout;
 
-    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve Prometheus metrics at http://127.0.0.1:P/metrics (0: any free port; --bind-address "
-                    + "chooses the address); off by default.")
+    /** Declared without a default ("off"); {@code -1} is off to the code. */
+    @Option(names = "--metrics-port", descriptionKey = "metrics-port", defaultValue = "-1", paramLabel = "P")
     int metricsPort;
 
     @Mixin
     BindAddressFlag bind;
 
-    @Option(names = "--agent-id", paramLabel = "ID",
-            description = "This agent's id in every event (default: the spool's, else <host>-<pid>-<start second>).")
+    @Option(names = "--agent-id", descriptionKey = "agent-id", paramLabel = "ID")
     String agentId;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, descriptionKey = "quiet")
     boolean quiet;
 
     @Override

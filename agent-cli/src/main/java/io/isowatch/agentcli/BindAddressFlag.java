@@ -21,10 +21,7 @@ public final class BindAddressFlag {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bind-address", defaultValue = DEFAULT, paramLabel = "ADDRESS",
-            description = "Address the ports of this command listen on: the metrics port, and the in-JVM Kafka broker "
-                    + "and the local Flink cluster (REST, blob server) of demo and job (default: ${DEFAULT-VALUE}, "
-                    + "this machine only; 0.0.0.0 for every interface). The findings console has --ui-bind.")
+    @Option(names = "--bind-address", descriptionKey = "bind-address", paramLabel = "ADDRESS")
     String value;
 
     /** The address asked for; an unknown host name is a usage error naming the flag. */

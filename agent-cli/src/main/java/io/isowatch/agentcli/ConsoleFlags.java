@@ -25,14 +25,10 @@ public final class ConsoleFlags {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--ui-bind", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
-            description = "Address the findings console listens on (default: ${DEFAULT-VALUE}, this machine only; "
-                    + "0.0.0.0 for every interface).")
+    @Option(names = "--ui-bind", descriptionKey = "ui-bind", paramLabel = "ADDRESS")
     String bind;
 
-    @Option(names = "--ui-port", paramLabel = "PORT",
-            description = "Port of the findings console (default: " + DEFAULT_PORT + ", or any free port when that "
-                    + "one is taken).")
+    @Option(names = "--ui-port", descriptionKey = "ui-port", paramLabel = "PORT")
     Integer port;
 
     /** Whether {@code --ui-port 0} was given. */

@@ -90,6 +90,11 @@ public final class DeclaredFlags {
     private static List<OptionDeclaration<?>> all() {
         List<OptionDeclaration<?>> all = new ArrayList<>(CheckerDeclarations.ALL);
         all.addAll(TxnShapeDeclarations.ALL);
+        all.addAll(RunDeclarations.ALL);
+        all.addAll(OutputDeclarations.ALL);
+        all.addAll(ConsoleDeclarations.ALL);
+        all.addAll(AgentDeclarations.ALL);
+        all.addAll(JobFlagDeclarations.ALL);
         return List.copyOf(all);
     }
 }

@@ -37,21 +37,16 @@ public final class UiCommand implements Callable<Integer> {
     @Mixin
     ConsoleFlags console;
 
-    @Option(names = "--alerts-file", paramLabel = "FILE",
-            description = "Follow this alerts file (JSON lines, as demo --alerts-file and the job's file sink write "
-                    + "it) from its first line, as it grows; it may not exist yet.")
+    @Option(names = "--alerts-file", descriptionKey = "alerts-file", paramLabel = "FILE")
     Path alertsFile;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...",
-            description = "Follow the job's alerts topic on these Kafka brokers, from the beginning.")
+    @Option(names = "--bootstrap-servers", descriptionKey = "bootstrap-servers", paramLabel = "HOST:PORT,...")
     String bootstrapServers;
 
-    @Option(names = "--alerts-topic", paramLabel = "TOPIC",
-            description = "The alerts topic (default: the job's, ${DEFAULT-VALUE}).")
+    @Option(names = "--alerts-topic", descriptionKey = "alerts-topic", paramLabel = "TOPIC")
     String alertsTopic = Topics.ALERTS;
 
-    @Option(names = "--max-findings", defaultValue = "10000", paramLabel = "N",
-            description = "Findings the console keeps; older ones are forgotten (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-findings", descriptionKey = "max-findings", paramLabel = "N")
     int maxFindings;
 
     @Override

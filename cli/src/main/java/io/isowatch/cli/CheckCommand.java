@@ -34,14 +34,10 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     CheckFlags flags;
 
-    @Option(names = {"-o", "-d", "--directory"}, paramLabel = "DIR",
-            description = "Write each anomaly's explanation, a DOT and SVG picture of every cycle, and index.html "
-                    + "(the findings console's report: open it in a browser, no server needed) here.")
+    @Option(names = {"-o", "-d", "--directory"}, descriptionKey = "directory", paramLabel = "DIR")
     Path directory;
 
-    @Option(names = {"-p", "--plot-format"}, defaultValue = "svg", paramLabel = "FORMAT",
-            description = "Picture format for -o: svg (the default, and the only one: isowatch draws "
-                    + "in-process, without Graphviz; for PNG run dot -Tpng on the .dot files).")
+    @Option(names = {"-p", "--plot-format"}, descriptionKey = "plot-format", paramLabel = "FORMAT")
     String plotFormat;
 
     @Option(names = {"-t", "--plot-timeout"}, paramLabel = "MS",
@@ -49,14 +45,10 @@ final class CheckCommand implements Callable<Integer> {
                     + "in-process in time linear in the cycle, so no time limit applies (see --max-plot-bytes).")
     Long plotTimeoutMillis;
 
-    @Option(names = {"-b", "--max-plot-bytes"}, paramLabel = "BYTES",
-            description = "Skip the SVG of a cycle whose DOT is larger than BYTES, as elle-cli does "
-                    + "(default: no limit); the DOT is written either way.")
+    @Option(names = {"-b", "--max-plot-bytes"}, descriptionKey = "max-plot-bytes", paramLabel = "BYTES")
     Long maxPlotBytes;
 
-    @Option(names = "--parse-only",
-            description = "Only read each file (format, fields, micro-ops), without checking it: says how many "
-                    + "events it holds and how long reading took; exit 0 when every file reads, 255 otherwise.")
+    @Option(names = "--parse-only", descriptionKey = "parse-only")
     boolean parseOnly;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "History files.")

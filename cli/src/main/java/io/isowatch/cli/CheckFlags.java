@@ -59,8 +59,7 @@ final class CheckFlags {
     @Option(names = {"-a", "--anomalies"}, descriptionKey = "anomalies", split = ",", paramLabel = "ANOMALIES")
     List<String> anomalies = new ArrayList<>();
 
-    @Option(names = {"--format", "--output"}, defaultValue = "text", paramLabel = "FORMAT",
-            description = "Output: text (default) or json (one object per file, one per line).")
+    @Option(names = {"--format", "--output"}, descriptionKey = "format", paramLabel = "FORMAT")
     OutputFormat format;
 
     @Option(names = "--reorder-window", descriptionKey = "reorder-window", paramLabel = "N")
@@ -72,11 +71,10 @@ final class CheckFlags {
     @Option(names = {"-s", "--cycle-search-timeout"}, descriptionKey = "cycle-search-timeout", paramLabel = "D")
     String cycleSearchTimeout;
 
-    @Option(names = "--max-shown", defaultValue = "8", paramLabel = "N",
-            description = "Text output: findings shown per anomaly type (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-shown", descriptionKey = "max-shown", paramLabel = "N")
     int maxShown;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr.")
+    @Option(names = {"-q", "--quiet"}, descriptionKey = "quiet")
     boolean quiet;
 
     /** Writes JSON verdicts; leaves the output open when a generator closes. */

@@ -98,36 +98,29 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--isolation", defaultValue = "snapshot-isolation", paramLabel = "LEVEL",
-            description = "The embedded store's isolation: strict-serializable, serializable, snapshot-isolation, "
-                    + "read-committed or read-uncommitted (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--isolation", descriptionKey = "isolation", paramLabel = "LEVEL")
     String isolation;
 
     @Option(names = {"-c", "--consistency-models"}, descriptionKey = "consistency-models", split = ",",
             paramLabel = "MODELS")
     Set<String> models;
 
-    @Option(names = "--rate", defaultValue = "2000", paramLabel = "TXN_PER_S",
-            description = "Transactions per second over all clients (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", descriptionKey = "rate", paramLabel = "TXN_PER_S")
     int rate;
 
-    @Option(names = "--duration", defaultValue = "10", paramLabel = "D",
-            description = "How long the clients run: 10 (seconds), 500ms, 2m (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", descriptionKey = "duration", paramLabel = "D")
     String duration;
 
-    @Option(names = "--concurrency", defaultValue = "8", paramLabel = "N",
-            description = "Client threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", descriptionKey = "concurrency", paramLabel = "N")
     int concurrency;
 
     @Mixin
     TxnShapeFlags shape;
 
-    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", descriptionKey = "seed", paramLabel = "S")
     long seed;
 
-    @Option(names = "--alerts-file", paramLabel = "FILE",
-            description = "Also append each alert to FILE as one line of JSON: its stable id, type, models, "
-                    + "detection time and delay, and the finding with its explanation.")
+    @Option(names = "--alerts-file", descriptionKey = "alerts-file", paramLabel = "FILE")
     Path alertsFile;
 
     @Option(names = {"-v", "--verbose"},
@@ -139,11 +132,7 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ConsoleFlags console;
 
-    @Option(names = "--ui-linger", defaultValue = AUTO_LINGER, paramLabel = "D",
-            description = "Keep the findings console up this long after the run (e.g. 10m, or 0) to browse what "
-                    + "was found; Enter or Ctrl-C ends it sooner. Default ${DEFAULT-VALUE}: in a terminal, until "
-                    + "you press Enter; otherwise (a script, CI) it stops with the demo. "
-                    + "--ui-port 0 turns the console off.")
+    @Option(names = "--ui-linger", descriptionKey = "ui-linger", paramLabel = "D")
     String uiLinger;
 
     /** {@code --ui-linger}'s default: until Enter in a terminal, none otherwise. */
@@ -151,9 +140,8 @@ final class DemoCommand implements Callable<Integer> {
     /** The linger of {@value #AUTO_LINGER} in a terminal: until Enter (or Ctrl-C). */
     static final Duration UNTIL_ENTER = Duration.ofMillis(Long.MAX_VALUE);
 
-    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve the local Flink cluster's metrics, the checker's among them, with Flink's "
-                    + "Prometheus reporter at http://127.0.0.1:P/ (--bind-address chooses the address); off by default.")
+    /** Declared without a default ("off"); {@code -1} is off to the code. */
+    @Option(names = "--metrics-port", descriptionKey = "metrics-port", defaultValue = "-1", paramLabel = "P")
     int metricsPort;
 
     @Mixin

@@ -38,16 +38,13 @@ final class GenCommand implements Callable<Integer> {
     @Mixin
     GeneratorFlags workload;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, descriptionKey = "output", paramLabel = "FILE")
     Path output;
 
-    @Option(names = "--format", defaultValue = "json", paramLabel = "FORMAT",
-            description = "json (JSON lines) or edn (Jepsen's history.edn: one op map a line, as Elle prints ops) "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", descriptionKey = "format", paramLabel = "FORMAT")
     String format;
 
-    @Option(names = "--workload", defaultValue = "list-append", paramLabel = "W",
-            description = "Workload: list-append or rw-register (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workload", descriptionKey = "workload", paramLabel = "W")
     String workloadName;
 
     @Override

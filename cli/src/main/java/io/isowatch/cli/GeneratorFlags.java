@@ -11,34 +11,25 @@ final class GeneratorFlags {
     @Mixin
     TxnShapeFlags shape;
 
-    @Option(names = {"-n", "--txns"}, defaultValue = "1000", paramLabel = "N",
-            description = "Transactions to run (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-n", "--txns"}, descriptionKey = "txns", paramLabel = "N")
     long txns;
 
-    @Option(names = "--concurrency", defaultValue = "10", paramLabel = "C",
-            description = "Client processes running at once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", descriptionKey = "concurrency", paramLabel = "C")
     int concurrency;
 
-    @Option(names = "--fail-rate", defaultValue = "0", paramLabel = "P",
-            description = "Chance a transaction aborts and completes :fail (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--fail-rate", descriptionKey = "fail-rate", paramLabel = "P")
     double failRate;
 
-    @Option(names = "--info-rate", defaultValue = "0", paramLabel = "P",
-            description = "Chance a transaction's outcome is unknown (:info) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--info-rate", descriptionKey = "info-rate", paramLabel = "P")
     double infoRate;
 
-    @Option(names = "--stale-read-rate", defaultValue = "0", paramLabel = "P",
-            description = "Fault: chance a read is served from one of the last three versions of the key, as a "
-                    + "lagging replica would (default: ${DEFAULT-VALUE}, a strict-serializable store).")
+    @Option(names = "--stale-read-rate", descriptionKey = "stale-read-rate", paramLabel = "P")
     double staleReadRate;
 
-    @Option(names = "--no-closing-reads",
-            description = "Do not read each key once more when it retires (and every key written, at the end). "
-                    + "Without them, appends nobody read are placed only when the history ends.")
+    @Option(names = "--no-closing-reads", descriptionKey = "no-closing-reads")
     boolean noClosingReads;
 
-    @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
-            description = "Random seed; equal options and seed give the same history (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", descriptionKey = "seed", paramLabel = "S")
     long seed;
 
     GeneratorOptions toOptions() {

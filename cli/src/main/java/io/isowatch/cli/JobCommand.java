@@ -52,15 +52,11 @@ final class JobCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandSpec spec;
 
-    @Option(names = "--from-checkpoint", defaultValue = "latest", paramLabel = "latest|none|PATH",
-            description = "Resume from the latest completed checkpoint in the checkpoint directory (latest), start "
-                    + "afresh (none), or resume from a checkpoint or savepoint directory (PATH) "
-                    + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--from-checkpoint", descriptionKey = "from-checkpoint", paramLabel = "latest|none|PATH")
     String fromCheckpoint;
 
-    @Option(names = "--metrics-port", defaultValue = "-1", paramLabel = "P",
-            description = "Serve the local cluster's metrics (Flink's Prometheus reporter) at http://127.0.0.1:P/ "
-                    + "(--bind-address chooses the address); off by default.")
+    /** Declared without a default ("off"); {@code -1} is off to the code. */
+    @Option(names = "--metrics-port", descriptionKey = "metrics-port", defaultValue = "-1", paramLabel = "P")
     int metricsPort;
 
     @CommandLine.Mixin

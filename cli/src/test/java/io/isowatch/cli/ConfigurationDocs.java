@@ -1,5 +1,10 @@
 package io.isowatch.cli;
 
+import io.isowatch.agentcli.AgentDeclarations;
+import io.isowatch.agentcli.ConsoleDeclarations;
+import io.isowatch.agentcli.JobFlagDeclarations;
+import io.isowatch.agentcli.OutputDeclarations;
+import io.isowatch.agentcli.RunDeclarations;
 import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.config.OptionTables;
 import io.isowatch.gen.TxnShapeDeclarations;
@@ -36,6 +41,18 @@ final class ConfigurationDocs {
         Map<String, String> t = new LinkedHashMap<>();
         t.put("checker-flags", OptionTables.flagTable(CheckerDeclarations.ALL, List.of("check")));
         t.put("txn-shape", OptionTables.flagTable(TxnShapeDeclarations.ALL, List.of("gen", "agent run", "demo")));
+        t.put("run-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("agent run", "demo")));
+        t.put("check-output", OptionTables.flagTable(OutputDeclarations.ALL, List.of("check", "replay")));
+        t.put("demo-console", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("demo")));
+        t.put("ui-flags", OptionTables.flagTable(ConsoleDeclarations.ALL, List.of("ui")));
+        t.put("gen-flags", OptionTables.flagTable(RunDeclarations.ALL, List.of("gen")));
+        List<io.isowatch.config.OptionDeclaration<?>> agentRun = new java.util.ArrayList<>(AgentDeclarations.ALL);
+        agentRun.add(OutputDeclarations.QUIET);
+        t.put("agent-run-flags", OptionTables.flagTable(agentRun, List.of("agent run")));
+        t.put("agent-export-flags", OptionTables.flagTable(List.of(AgentDeclarations.EXPORT_SPOOL_DIR,
+                RunDeclarations.GEN_OUTPUT), List.of("agent export")));
+        t.put("job-flags", OptionTables.flagTable(List.of(JobFlagDeclarations.FROM_CHECKPOINT,
+                RunDeclarations.METRICS_PORT, RunDeclarations.BIND_ADDRESS), List.of("job")));
         t.put("job-options", OptionTables.jobTable(JobDeclarations.ALL));
         return t;
     }

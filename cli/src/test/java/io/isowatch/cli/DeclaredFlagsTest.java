@@ -81,6 +81,62 @@ class DeclaredFlagsTest {
         assertEquals(java.util.Set.of("strict-serializable"), demo.models);
     }
 
+    @Test
+    void runFlags_keepEachCommandsDefaults_fromTheDeclarations() {
+        assertEquals(java.util.Map.of("--rate", 1000.0, "--concurrency", 10, "--duration", "10s", "--txns", 0L,
+                "--seed", 0L, "--drain-timeout", "30s", "--metrics-port", -1, "--bind-address", "127.0.0.1",
+                "--read-only-lag", 8, "--record-format", "binary"), defaults(new String[] {"agent", "run",
+                        "--target", "embedded:serializable"}, "--rate", "--concurrency", "--duration", "--txns", "--seed",
+                "--drain-timeout", "--metrics-port", "--bind-address", "--read-only-lag", "--record-format"));
+        assertEquals(java.util.Map.of("--rate", 2000, "--concurrency", 8, "--duration", "10s", "--seed", 0L,
+                "--metrics-port", -1, "--bind-address", "127.0.0.1"), defaults(new String[] {"demo"}, "--rate",
+                "--concurrency", "--duration", "--seed", "--metrics-port", "--bind-address"));
+        assertEquals(java.util.Map.of("--txns", 1000L, "--concurrency", 10, "--seed", 0L, "--fail-rate", 0.0,
+                "--info-rate", 0.0, "--stale-read-rate", 0.0, "--no-closing-reads", false, "--format", "json",
+                "--workload", "list-append"), defaults(new String[] {"gen"}, "--txns", "--concurrency", "--seed",
+                "--fail-rate", "--info-rate", "--stale-read-rate", "--no-closing-reads", "--format", "--workload"));
+    }
+
+    @Test
+    void outputAndConsoleFlags_keepTheirDefaults_fromTheDeclarations() {
+        assertEquals(java.util.Map.of("--format", CheckFlags.OutputFormat.text, "--max-shown", 8, "--plot-format", "svg",
+                "--quiet", false, "--parse-only", false), defaults(new String[] {"check", "h.jsonl"}, "--format",
+                "--max-shown", "--plot-format", "--quiet", "--parse-only"));
+        java.util.Map<String, Object> ui = defaults(new String[] {"ui"}, "--alerts-topic", "--max-findings",
+                "--ui-bind", "--ui-port");
+        assertEquals("isowatch.alerts", ui.get("--alerts-topic"));
+        assertEquals(10_000, ui.get("--max-findings"));
+        assertEquals("127.0.0.1", ui.get("--ui-bind"));
+        assertEquals(null, ui.get("--ui-port"), "no --ui-port: the console's own port, else any free one");
+        assertEquals(java.util.Map.of("--ui-linger", "auto", "--isolation", "snapshot-isolation"),
+                defaults(new String[] {"demo"}, "--ui-linger", "--isolation"));
+        java.util.Map<String, Object> agent = defaults(new String[] {"agent", "run", "--target",
+                "embedded:serializable"}, "--isolation", "--user", "--agent-id", "--table-prefix", "--topic");
+        assertEquals(null, agent.get("--isolation"), "agent run's --isolation stays unset: JDBC's serializable");
+        assertEquals(null, agent.get("--user"));
+        assertEquals(null, agent.get("--agent-id"));
+        assertEquals("isowatch", agent.get("--table-prefix"));
+        assertEquals("isowatch.history", agent.get("--topic"));
+        java.util.Map<String, Object> job = defaults(new String[] {"job"}, "--from-checkpoint", "--metrics-port");
+        assertEquals("latest", job.get("--from-checkpoint"));
+        assertEquals(-1, job.get("--metrics-port"));
+    }
+
+    /** The values {@code flags} of the command {@code args} names take when {@code args} are parsed. */
+    private static java.util.Map<String, Object> defaults(String[] args, String... flags) {
+        CommandLine cli = Main.commandLine(args[0]);
+        DeclaredFlags.install(cli);
+        CommandLine.ParseResult parsed = cli.parseArgs(args);
+        while (parsed.hasSubcommand()) {
+            parsed = parsed.subcommand();
+        }
+        java.util.Map<String, Object> values = new java.util.HashMap<>(); // a null value is kept
+        for (String flag : flags) {
+            values.put(flag, parsed.commandSpec().findOption(flag).getValue());
+        }
+        return values;
+    }
+
     private static void walk(CommandLine c, List<String> problems) {
         for (OptionSpec o : c.getCommandSpec().options()) {
             if (o.descriptionKey() != null && o.descriptionKey().matches("[a-z0-9-]+")

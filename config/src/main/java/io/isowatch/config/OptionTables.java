@@ -26,7 +26,8 @@ public final class OptionTables {
 
     /**
      * The flags of {@code commands} among {@code options}: {@code | flag | type | default | meaning |}.
-     * With several commands, a default one of them overrides is named with it.
+     * With several commands, a default one of them overrides is named with it; with one, the
+     * table shows that command's own default.
      */
     public static String flagTable(List<OptionDeclaration<?>> options, List<String> commands) {
         StringBuilder b = new StringBuilder("| flag | type | default | meaning |\n|---|---|---|---|\n");
@@ -55,6 +56,10 @@ public final class OptionTables {
     }
 
     private static <T> String defaultCell(OptionDeclaration<T> o, List<String> commands) {
+        if (commands != null && commands.size() == 1 && o.commandDefaults().containsKey(commands.get(0))) {
+            // A table of one command shows that command's own default, and why it differs.
+            return code(show(o, o.commandDefaults().get(commands.get(0)))) + " (" + o.commandDefaultWhy() + ")";
+        }
         String cell = o.defaultValue() == null ? o.noDefault() : code(show(o, o.defaultValue()));
         if (commands != null) {
             for (String c : commands) {

@@ -153,6 +153,9 @@ public final class ValueTypes {
 
             @Override
             public String describe() {
+                if (min == Long.MIN_VALUE && max == Long.MAX_VALUE) {
+                    return "whole number";
+                }
                 return max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? "whole number ≥ " + min
                         : "whole number " + min + "–" + max;
             }
