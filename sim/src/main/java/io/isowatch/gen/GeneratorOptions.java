@@ -122,7 +122,7 @@ public record GeneratorOptions(long txnCount, int concurrency, TxnShape shape, d
     public static final class Builder {
         private long txnCount;
         private int concurrency;
-        private final TxnShape.Builder shape;
+        private TxnShape.Builder shape;
         private double failRate;
         private double infoRate;
         private long seed;
@@ -152,9 +152,7 @@ public record GeneratorOptions(long txnCount, int concurrency, TxnShape shape, d
 
         /** The whole shape at once. */
         public Builder shape(TxnShape value) {
-            shape.keyCount(value.keyCount()).txnLength(value.minTxnLength(), value.maxTxnLength())
-                    .maxWritesPerKey(value.maxWritesPerKey()).readProbability(value.readProbability())
-                    .keyDistribution(value.keyDistribution());
+            shape = value.toBuilder();
             return this;
         }
 

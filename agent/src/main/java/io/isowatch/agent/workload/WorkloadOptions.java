@@ -95,7 +95,7 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
         private double rate;
         private Duration duration;
         private long txnLimit;
-        private final TxnShape.Builder shape;
+        private TxnShape.Builder shape;
         private long seed;
         private long firstKey;
         private boolean closingReads;
@@ -139,9 +139,7 @@ public record WorkloadOptions(Workload workload, int concurrency, double rate, D
 
         /** The whole shape at once. */
         public Builder shape(TxnShape value) {
-            shape.keyCount(value.keyCount()).txnLength(value.minTxnLength(), value.maxTxnLength())
-                    .maxWritesPerKey(value.maxWritesPerKey()).readProbability(value.readProbability())
-                    .keyDistribution(value.keyDistribution());
+            shape = value.toBuilder();
             return this;
         }
 
