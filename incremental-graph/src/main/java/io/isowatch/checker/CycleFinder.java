@@ -132,10 +132,17 @@ final class CycleFinder {
                 focused = true;
             }
             CycleSpec spec = order.get(i);
+            // Elle searches no type implied by one found in the component: a search of ours for
+            // one that runs out of budget leaves the verdict as it is.
+            boolean elleSearches = (impliedByFound(tags) & (1L << i)) == 0;
             if ((tags & (1L << (i + MET_SHIFT))) == 0) {
                 CycleSearch.Result result = search.find(spec, from, to, budget, walksAnyKind(spec));
                 if (result.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
-                    timedOut(rep, from, to, spec, tags, explainer, report);
+                    if (elleSearches) {
+                        timedOut(rep, from, to, spec, tags, explainer, report);
+                    } else {
+                        index.addTags(rep, 1L << (i + FOUND_SHIFT)); // given up here: not searched again
+                    }
                     continue;
                 }
                 if (result.outcome() == CycleSearch.Outcome.NONE) {
@@ -159,10 +166,23 @@ final class CycleFinder {
                 index.addTags(rep, 1L << (i + FOUND_SHIFT));
                 found.add(new Found(cycle, from, i, own.nodes(), false));
                 report.accept(cycle);
-            } else if (own.outcome() == CycleSearch.Outcome.OUT_OF_BUDGET) {
-                timedOut(rep, from, to, spec, tags, explainer, report);
+            }
+            // Out of budget here is no timeout of Elle's: its search for this spec kept a cycle.
+        }
+    }
+
+    /**
+     * The types implied by those found in a component with these tags (or given up on there), as
+     * a bit per spec.
+     */
+    private long impliedByFound(long tags) {
+        long implied = 0;
+        for (int j = 0; j < order.size(); j++) {
+            if ((tags & (1L << (j + FOUND_SHIFT))) != 0) {
+                implied |= impliedMask[j];
             }
         }
+        return implied;
     }
 
     /** Reports, once per component, that a search ran out of budget: the verdict is unknown. */
