@@ -131,4 +131,9 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
         }
     }
 
+
+    /** STUB until fleet-core lands. */
+    public java.time.Duration clockUncertainty() {
+        return java.time.Duration.ofMillis(100);
+    }
 }

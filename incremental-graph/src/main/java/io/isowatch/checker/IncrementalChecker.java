@@ -135,6 +135,15 @@ public final class IncrementalChecker {
         this(options, atoms, f -> { });
     }
 
+    /** STUB until fleet-core lands. */
+    public void checkAsFleet(java.time.Duration clockUncertainty) {
+    }
+
+    /** STUB until fleet-core lands. */
+    public void accept(Op op, int agent) {
+        accept(op);
+    }
+
     /** Takes the next event. */
     public void accept(Op op) {
         if (finished) {

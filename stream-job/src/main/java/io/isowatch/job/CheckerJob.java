@@ -223,7 +223,7 @@ public final class CheckerJob {
         // that nothing is missing before an event, which lets it in without waiting for the
         // watermark (decisions 0006, 0010).
         CheckTransactionsFunction checker = new CheckTransactionsFunction(options.checker(), options.historyRetention(),
-                options.dedupeRetention());
+                options.dedupeRetention(), options.idleTimeout());
         if (sinks.checkedEvents() != null) {
             checker.emittingCheckedEvents();
         }

@@ -33,6 +33,8 @@ public record DeadLetter(Kind kind, String error, String raw, String topic, int 
         PROCESS_REUSED_AFTER_INFO,
         /** The checker rejected the event: it breaks the history's order or protocol. */
         MALFORMED_HISTORY,
+        /** Two agents of one history recorded the same process: processes must be the agents' own. */
+        PROCESS_SHARED_BY_AGENTS,
         /** The event arrived later than max-out-of-orderness allows; it was not checked. */
         LATE_EVENT
     }

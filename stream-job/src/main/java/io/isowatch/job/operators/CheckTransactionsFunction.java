@@ -13,6 +13,7 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.job.DeadLetter;
 import io.isowatch.job.HistoryVerdict;
+import io.isowatch.job.JobDeclarations;
 import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 import io.isowatch.sinks.Release;
@@ -111,8 +112,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public static final String CHECKER_FROM_BATCH = "checker-from-batch";
     /** The event time (ms) before which the checker forgot every transaction invoked, at the last eviction. */
     public static final String FORGOTTEN_BEFORE = "forgotten-before";
-    /** The history's next sequence: where the contiguous rule resumes after a restore. */
-    public static final String NEXT_SEQUENCE = "next-sequence";
+    /** Per agent of the history, the sequence after its last event merged: where its order resumes after a restore. */
+    public static final String NEXT_SEQUENCES = "next-sequences";
+    /**
+     * The index the checker gave the first event of {@value #CHECKER_FROM_BATCH}, in a history of
+     * several agents, whose checker numbers events in merge order; absent means 0.
+     */
+    public static final String CHECKER_FROM_INDEX = "checker-from-index";
     /**
      * At the last eviction, while the history kept the agent protocol with integer keys only: the
      * keys fed so far, as a portable {@link Roaring64Bitmap}. A checker rebuilt from the kept
@@ -153,6 +159,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private final CheckerOptions options;
     private final long retentionMillis;
     private final long dedupeRetentionMillis;
+    private final long agentIdleMillis;
     private boolean emitCheckedEvents;
 
     private transient ProcessGate gate;
@@ -162,7 +169,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     private transient ValueState<Long> checkerFromBatch;
     private transient ValueState<byte[]> protocolKeys;
     private transient ValueState<Long> forgottenBefore;
-    private transient ValueState<Long> nextSequence;
+    private transient MapState<String, Long> nextSequences;
+    private transient ValueState<Long> checkerFromIndex;
 
     private transient CheckerMetrics metrics;
     /** The models' names as alerts carry them, sorted once. */
@@ -182,11 +190,20 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
      *                        answers, unbounded memory).
      * @param dedupeRetention event time a process's progress (by which re-sent copies are
      *                        recognised) outlives its latest event
+     * @param agentIdle       event time after which a silent agent of a history with several
+     *                        stops holding the others back ({@link HistoryMerge}); zero never
      */
     public CheckTransactionsFunction(CheckerOptions options, Duration retention, Duration dedupeRetention) {
+        this(options, retention, dedupeRetention, JobDeclarations.IDLE_TIMEOUT.defaultValue());
+    }
+
+    /** As {@link #CheckTransactionsFunction(CheckerOptions, Duration, Duration)}, with a silent agent's idle time. */
+    public CheckTransactionsFunction(CheckerOptions options, Duration retention, Duration dedupeRetention,
+                                     Duration agentIdle) {
         this.options = Objects.requireNonNull(options, "options");
         this.retentionMillis = retention.toMillis();
         this.dedupeRetentionMillis = dedupeRetention.toMillis();
+        this.agentIdleMillis = agentIdle.toMillis();
     }
 
     /** Also emits every event fed to the checker on {@link #CHECKED_EVENTS}; call before the job runs. */
@@ -213,7 +230,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         batchCount = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKED_BATCH_COUNT, Types.LONG));
         checkerFromBatch = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_BATCH, Types.LONG));
         forgottenBefore = getRuntimeContext().getState(new ValueStateDescriptor<>(FORGOTTEN_BEFORE, Types.LONG));
-        nextSequence = getRuntimeContext().getState(new ValueStateDescriptor<>(NEXT_SEQUENCE, Types.LONG));
+        nextSequences = getRuntimeContext().getMapState(new MapStateDescriptor<>(NEXT_SEQUENCES, Types.STRING,
+                Types.LONG));
+        checkerFromIndex = getRuntimeContext().getState(new ValueStateDescriptor<>(CHECKER_FROM_INDEX, Types.LONG));
         protocolKeys = getRuntimeContext().getState(new ValueStateDescriptor<>(PROTOCOL_KEYS,
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         gate = new ProcessGate(dedupeRetentionMillis, getRuntimeContext());
@@ -235,6 +254,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         final AtomTable atoms = new AtomTable();
         final IncrementalChecker checker;
         final long firstBatch;
+        /**
+         * In a fleet's history, the index the checker gives the next event (events are numbered
+         * in merge order, as {@code check} numbers several agents' files), and the agents'
+         * ordinals in the order they were first fed; null while the history is one agent's.
+         */
+        long nextIndex;
+        Map<String, Integer> agents;
         /** Strings in the table once the checker was built: it is rebuilt when they have quadrupled. */
         int stringsAtBuild;
         /** Whether it sees the history from a cut ({@link IncrementalChecker#historyTruncated()}). */
@@ -242,9 +268,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         /** The sequence of the last event fed, or {@link ReleaseOrder#NONE} before the first. */
         long lastFed = ReleaseOrder.NONE;
 
-        /** @param listener told each finding with the checker that made it */
-        HistoryChecker(long firstBatch, BiConsumer<HistoryChecker, Finding> listener) {
+        /**
+         * @param firstIndex in a fleet's history, the index of the first batch's first event
+         * @param listener   told each finding with the checker that made it
+         */
+        HistoryChecker(long firstBatch, long firstIndex, BiConsumer<HistoryChecker, Finding> listener) {
             this.firstBatch = firstBatch;
+            this.nextIndex = firstIndex;
             this.checker = new IncrementalChecker(options, atoms, finding -> listener.accept(this, finding));
             if (firstBatch > 0) {
                 truncate();
@@ -254,6 +284,29 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         void truncate() {
             checker.historyTruncated();
             truncated = true;
+        }
+
+        /**
+         * Feeds one event: a lone agent's as it is, a fleet's numbered in merge order with its
+         * agent's ordinal, the checker told before its first event that realtime across agents
+         * holds only beyond the clock uncertainty (decision 0021).
+         */
+        void accept(Op op, String agent, boolean fleet) {
+            if (!fleet) {
+                checker.accept(op);
+                return;
+            }
+            if (agents == null) {
+                checker.checkAsFleet(options.clockUncertainty());
+                agents = new HashMap<>();
+            }
+            Integer ordinal = agents.get(agent);
+            if (ordinal == null) {
+                ordinal = agents.size();
+                agents.put(agent, ordinal);
+            }
+            checker.accept(new Op(nextIndex++, op.time(), op.type(), op.process(), op.value(), op.sourceLine()),
+                    ordinal);
         }
 
         /**
@@ -272,7 +325,12 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          * rebuilt from a cut sees no declaration, and follows the protocol only if it is resumed
          * ({@link #resumeProtocol}).
          */
-        void watchProtocol(HistoryEvent e) {
+        void watchProtocol(HistoryEvent e, boolean fleet) {
+            if (fleet) {
+                // Agents' clocks differ by up to the clock uncertainty, so a writer's invocation
+                // may merge after a reader's completion: garbage reads wait (decision 0021).
+                return;
+            }
             if (lastFed == ReleaseOrder.NONE) {
                 // A resumed checker's first event follows the cut, checked when it was first fed.
                 if (e.declaresAgentProtocol() && !truncated) {
@@ -296,7 +354,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
          * forgets the ids of findings with a forgotten transaction, which cannot recur.
          */
         final Map<String, Long> alerted = new HashMap<>();
-        /** The batches the state holds, oldest first: (number, events, latest event time in ms). */
+        /** The batches the state holds, oldest first: (number, events, latest event time in ms, first index). */
         final ArrayDeque<long[]> batches = new ArrayDeque<>();
         long nextBatch;
         /** The event time (ms) before which the last eviction forgot every invocation; MIN_VALUE before the first. */
@@ -305,30 +363,46 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         long lastEviction = Long.MIN_VALUE;
         /** True while the checker is rebuilt from the batches kept: its findings were alerted already. */
         boolean rebuilding;
-        /** The highest sequence fed; where the contiguous rule resumes after a restore. */
-        long lastSequence = ReleaseOrder.NONE;
         long retainedEvents;
         boolean endTimerRegistered;
-        /**
-         * The history's events waiting for the watermark, in sequence order (the recorder's, in
-         * which times do not decrease), so a release takes events from the head.
-         */
-        final SequenceQueue waiting;
-        /** Which waiting events may enter the checker now. */
-        final ReleaseOrder order;
+        /** The history's agents, each with its events not yet checked, and the order they are merged in. */
+        final HistoryMerge merge;
+        /** In a fleet's history, the agent each process was first seen from: processes must not be shared. */
+        final Map<Long, String> processAgents = new HashMap<>();
         /** The processes' highest sequences let go, mirrored from the gate's state. */
         final ProcessGate.Mirror progress = new ProcessGate.Mirror();
         /** Keys fed while the checker follows the agent protocol: what a checker rebuilt from a cut must not judge. */
         final ProtocolKeys protocolKeysFed = new ProtocolKeys();
 
         /** @param firstBatch the first batch the state holds, also the next one the checker is fed */
-        Live(String history, long firstBatch) {
+        Live(String history, long firstBatch, long firstIndex) {
             this.history = history;
-            this.waiting = waitingEvents.of(history);
-            this.order = new ReleaseOrder(waiting);
+            this.merge = new HistoryMerge(history, agentIdleMillis);
             this.size = metrics.history(history);
-            this.current = new HistoryChecker(firstBatch, this::found);
+            this.current = new HistoryChecker(firstBatch, firstIndex, this::found);
             this.nextBatch = firstBatch;
+            for (String agent : waitingEvents.agents(history)) {
+                lane(agent); // restored events of an agent that may have nothing checked yet
+            }
+        }
+
+        /** The agent's lane, made on its first event (or its first restored one). */
+        AgentLane lane(String agent) {
+            AgentLane lane = merge.lane(agent);
+            if (lane == null) {
+                lane = merge.add(new AgentLane(agent, waitingEvents.waiting(history, agent),
+                        waitingEvents.ready(history, agent)));
+            }
+            return lane;
+        }
+
+        /** Events waiting or ready in every lane. */
+        int pending() {
+            int n = 0;
+            for (AgentLane lane : merge.lanes()) {
+                n += lane.waiting.size() + lane.ready.size();
+            }
+            return n;
         }
 
         /** The checker's finding listener: alerts each finding once. */
@@ -378,12 +452,17 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             return batches.isEmpty() ? nextBatch : batches.peekFirst()[0];
         }
 
+        /** In a fleet's history, the index of the first event of the first batch the state holds. */
+        long firstIndex() {
+            return batches.isEmpty() ? current.nextIndex : batches.peekFirst()[3];
+        }
+
         /** Rebuilds the checker from the batches kept, with a fresh string table. */
         void rebuild() throws Exception {
             rebuilding = true;
             boolean joinedMidway = current.truncated && current.firstBatch == 0;
             boolean resume = current.checker.judgesReadsAtCompletion() && protocolKeysFed.resumable();
-            current = new HistoryChecker(firstBatch(), this::found);
+            current = new HistoryChecker(firstBatch(), firstIndex(), this::found);
             if (joinedMidway && !current.truncated) {
                 current.truncate();
             }
@@ -422,8 +501,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             long latest = Long.MIN_VALUE;
             for (HistoryEvent e : batch) {
                 firstSequence = Math.min(firstSequence, e.sequence());
-                lastSequence = Math.max(lastSequence, e.sequence());
                 latest = Math.max(latest, EventTime.of(e));
+                if (ctx == null) {
+                    merge.merged(lane(e.source()), e); // a replay: where each agent's order and the merge stand
+                }
             }
             if (number == 0 && current.firstBatch == 0 && firstSequence > 0) {
                 // Agents number a history from 0: one whose first event comes later was joined
@@ -431,7 +512,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 // before are not garbage. It is checked as a history cut at its first event.
                 current.truncate();
             }
-            batches.addLast(new long[] {number, batch.size(), latest});
+            batches.addLast(new long[] {number, batch.size(), latest, current.nextIndex});
             retainedEvents += batch.size();
             nextBatch = number + 1;
             long before = current.checker.transactions();
@@ -444,18 +525,18 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 metrics.checked(current.checker.transactions() - before,
                         current.checker.unverifiableReads() - unverifiable);
             }
-            size.update(retainedEvents + waiting.size(), current.checker.graph());
+            size.update(retainedEvents + pending(), current.checker.graph());
         }
 
         private void accept(HistoryEvent e, Context ctx) {
             boolean judged = current.checker.judgesReadsAtCompletion();
-            current.watchProtocol(e);
+            current.watchProtocol(e, merge.isFleet());
             try {
                 Op op = e.opIn(current.atoms);
                 if (current.checker.judgesReadsAtCompletion()) {
                     protocolKeysFed.fed(op);
                 }
-                current.checker.accept(op);
+                current.accept(op, e.source(), merge.isFleet());
             } catch (HistoryViolationException bad) {
                 if (ctx != null) {
                     metrics.deadLetter();
@@ -479,16 +560,31 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             return;
         }
         Live history = history(ctx.getCurrentKey());
-        if (history.order.isWaiting(event.sequence()) || gate.isResent(history.progress, event)) {
+        AgentLane lane = history.lane(event.source());
+        if (lane.order.isWaiting(event.sequence()) || lane.ready.contains(event.sequence())
+                || gate.isResent(history.progress, event)) {
             metrics.duplicate();
             return;
         }
-        if (history.order.isBehind(event.sequence()) || EventTime.of(event) <= ctx.timerService().currentWatermark()) {
+        if (lane.order.isBehind(event.sequence()) || EventTime.of(event) <= ctx.timerService().currentWatermark()
+                || history.merge.isBehind(event)) {
             metrics.late();
             ctx.output(LATE_EVENTS, event);
             return;
         }
-        history.order.add(event, ctx.timerService());
+        if (history.merge.isFleet()) {
+            String owner = history.processAgents.putIfAbsent(event.op().process(), event.source());
+            if (owner != null && !owner.equals(event.source())) {
+                metrics.deadLetter();
+                ctx.output(DEAD_LETTERS, DeadLetter.of(DeadLetter.Kind.PROCESS_SHARED_BY_AGENTS, "process "
+                        + event.op().process() + " of history " + history.history + " is used by agents " + owner
+                        + " and " + event.source() + ": each agent of a history needs its own processes (agent run"
+                        + " --member gives them)", event));
+                return;
+            }
+        }
+        history.merge.arrived(lane, event);
+        lane.order.add(event, ctx.timerService());
         if (!history.endTimerRegistered) {
             // Fires only when a bounded input ends; once per checker, not per event.
             ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -500,7 +596,10 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        List<HistoryEvent> run = history.order.take(ctx.timeDomain(), timestamp, watermark);
+        for (AgentLane lane : history.merge.lanes()) {
+            lane.letGo(lane.order.take(ctx.timeDomain(), timestamp, watermark));
+        }
+        List<HistoryEvent> run = history.merge.take(watermark);
         if (watermark != Long.MIN_VALUE && history.lastEviction == Long.MIN_VALUE) {
             history.lastEviction = watermark; // evictions count from the first release under a watermark
         }
@@ -509,7 +608,11 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 metrics.deadLetter();
                 ctx.output(DEAD_LETTERS, DeadLetter.of(kind, message, e));
             }, ctx.timerService());
-            nextSequence.update(history.order.next());
+            for (AgentLane lane : history.merge.lanes()) {
+                if (lane.mergedNext() != ReleaseOrder.NONE) {
+                    nextSequences.put(lane.agent, lane.mergedNext());
+                }
+            }
             release(history, batch, ctx, out);
         } else if (ctx.timeDomain() == TimeDomain.EVENT_TIME && timestamp != Long.MAX_VALUE) {
             gate.expire(history.progress, timestamp);
@@ -526,7 +629,13 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             history.size.clear();
             return;
         }
-        history.order.scheduleFallback(ctx.timerService());
+        for (AgentLane lane : history.merge.lanes()) {
+            lane.order.scheduleFallback(ctx.timerService());
+        }
+        long retry = history.merge.retryAt();
+        if (retry != AgentLane.NONE && retry > watermark) {
+            ctx.timerService().registerEventTimeTimer(retry); // the merge waits for the watermark
+        }
     }
 
     private void release(Live history, List<HistoryEvent> batch, OnTimerContext ctx, Collector<Alert> out)
@@ -534,7 +643,9 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         if (batch.isEmpty()) {
             return;
         }
-        batch.sort(ORDER);
+        if (!history.merge.isFleet()) {
+            batch.sort(ORDER); // a fleet's batch is in merge order already
+        }
         if (emitCheckedEvents) {
             for (HistoryEvent e : batch) {
                 ctx.output(CHECKED_EVENTS, e);
@@ -560,6 +671,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         metrics.evicted(history.forget(before));
         forgottenBefore.update(before);
         checkerFromBatch.update(history.firstBatch());
+        checkerFromIndex.update(history.firstIndex());
         if (history.current.checker.judgesReadsAtCompletion() && history.protocolKeysFed.resumable()) {
             protocolKeys.update(history.protocolKeysFed.toBytes());
         } else {
@@ -583,7 +695,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         }
         long next = batchCount.value() == null ? 0 : batchCount.value();
         long from = checkerFromBatch.value() == null ? 0 : checkerFromBatch.value();
-        h = new Live(key, from);
+        long fromIndex = checkerFromIndex.value() == null ? 0 : checkerFromIndex.value();
+        h = new Live(key, from, fromIndex);
         byte[] keysBefore = protocolKeys.value();
         if (keysBefore != null && h.current.truncated) {
             h.protocolKeysFed.restore(keysBefore);
@@ -598,11 +711,8 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             h.forgottenBefore = before;
         }
         h.replayed();
-        Long resumeAt = nextSequence.value();
-        if (resumeAt != null) {
-            h.order.resumeAt(resumeAt);
-        } else if (h.lastSequence != ReleaseOrder.NONE) {
-            h.order.resumeAt(h.lastSequence + 1); // state of a release before next-sequence was kept here
+        for (Map.Entry<String, Long> resume : nextSequences.entries()) {
+            h.lane(resume.getKey()).order.resumeAt(resume.getValue());
         }
         metrics.restored(next - from);
         live.put(key, h);

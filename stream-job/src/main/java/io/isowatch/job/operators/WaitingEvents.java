@@ -16,11 +16,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * Events waiting for the watermark, per key, in sequence order, on the heap; written to a
- * checkpoint only when one is taken, as union operator state.
+ * Events not yet checked, per key and agent, in sequence order, on the heap; written to a
+ * checkpoint only when one is taken, as union operator state. Each agent of a history has two
+ * queues: the events waiting for the agent's own order, and the ones it let go that wait for the
+ * merge with the history's other agents ({@link AgentLane}). A checkpoint writes both as one list
+ * and a restore puts them all back as waiting: the owner resumes each agent's order after the
+ * last event merged, so the ready ones are let go again.
  *
  * <p><b>Why not keyed state.</b> Each event waits a few seconds (the out-of-orderness bound) and
  * leaves. Kept in RocksDB, that is a put and a delete per event, and the deletes stay on disk as
@@ -29,10 +34,10 @@ import java.util.function.UnaryOperator;
  * costs nothing per event beyond the heap, and a checkpoint writes exactly what is waiting at
  * its barrier, which is the same consistent cut keyed state would give.
  *
- * <p><b>One list element per key.</b> Flink records the offset of every element of a list
+ * <p><b>One list element per agent.</b> Flink records the offset of every element of a list
  * state in the checkpoint's metadata and flushes the stream once per element; with one element
  * per event (hundreds of thousands wait at 50,000 txn/s), writing those offsets took a tenth of
- * the machine's CPU. An element is therefore a key's whole queue.
+ * the machine's CPU. An element is therefore an agent's whole queue.
  *
  * <p><b>Rescaling.</b> Union state hands every subtask all the events on restore; each keeps
  * those whose key it owns by Flink's own key-group assignment, so events land where
@@ -45,7 +50,8 @@ final class WaitingEvents<K> {
     private final String name;
     private final KeySelector<HistoryEvent, K> keys;
     private final UnaryOperator<K> copyKey;
-    private final Map<K, SequenceQueue> byKey = new HashMap<>();
+    /** Per key, per agent: the waiting queue and the ready queue. */
+    private final Map<K, Map<String, SequenceQueue[]>> byKey = new HashMap<>();
     private ListState<List<HistoryEvent>> snapshot;
 
     /**
@@ -78,34 +84,54 @@ final class WaitingEvents<K> {
         int owner = KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
                 task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks());
         if (owner == task.getIndexOfThisSubtask()) {
-            if (!of(key).contains(e.sequence())) {
-                of(key).add(e);
+            SequenceQueue waiting = waiting(key, e.source());
+            if (!waiting.contains(e.sequence())) {
+                waiting.add(e);
             }
         }
     }
 
-    /** Writes every waiting event to the checkpoint being taken: one element per key. */
+    /** Writes every waiting and ready event to the checkpoint being taken: one element per agent. */
     void snapshot() throws Exception {
-        List<List<HistoryEvent>> queues = new ArrayList<>(byKey.size());
-        for (SequenceQueue events : byKey.values()) {
-            if (!events.isEmpty()) {
-                queues.add(events.inOrder());
+        List<List<HistoryEvent>> queues = new ArrayList<>();
+        for (Map<String, SequenceQueue[]> agents : byKey.values()) {
+            for (SequenceQueue[] q : agents.values()) {
+                if (!q[0].isEmpty() || !q[1].isEmpty()) {
+                    List<HistoryEvent> events = new ArrayList<>(q[1].inOrder());
+                    events.addAll(q[0].inOrder());
+                    queues.add(events);
+                }
             }
         }
         snapshot.update(queues);
     }
 
-    /** The key's waiting events by sequence (created empty on first use); callers take and add. */
-    SequenceQueue of(K key) {
-        SequenceQueue events = byKey.get(key);
-        if (events == null) {
-            events = new SequenceQueue();
-            byKey.put(copyKey.apply(key), events);
-        }
-        return events;
+    /** The agent's events waiting for its order, by sequence (created empty on first use). */
+    SequenceQueue waiting(K key, String agent) {
+        return queues(key, agent)[0];
     }
 
-    /** Forgets a key whose buffer is empty and will not be used again soon. */
+    /** The agent's events its order let go, waiting for the merge (created empty on first use). */
+    SequenceQueue ready(K key, String agent) {
+        return queues(key, agent)[1];
+    }
+
+    /** The agents of a key that have queues, restored or made since. */
+    Set<String> agents(K key) {
+        Map<String, SequenceQueue[]> agents = byKey.get(key);
+        return agents == null ? Set.of() : Set.copyOf(agents.keySet());
+    }
+
+    private SequenceQueue[] queues(K key, String agent) {
+        Map<String, SequenceQueue[]> agents = byKey.get(key);
+        if (agents == null) {
+            agents = new HashMap<>();
+            byKey.put(copyKey.apply(key), agents);
+        }
+        return agents.computeIfAbsent(agent, a -> new SequenceQueue[] {new SequenceQueue(), new SequenceQueue()});
+    }
+
+    /** Forgets a key whose queues are empty and will not be used again soon. */
     void remove(K key) {
         byKey.remove(key);
     }

@@ -16,7 +16,9 @@ import java.io.IOException;
 /**
  * Flink serializer of {@link HistoryEvent}: a length (int) followed by the event in the core's
  * versioned binary format ({@link BinaryEventCodec}), so state written today stays readable as
- * long as the codec reads that version.
+ * long as the codec reads that version, then the name of the history the event belongs to
+ * (modified UTF-8, empty for its agent's own history), which the binary form does not carry: the
+ * operator keys events by it, after the network and after a restore alike.
  *
  * <p>An event decoded from the binary form keeps its bytes ({@link HistoryEvent#encoding}): the
  * source's records and the events read here are written on as they came, a copy instead of an
@@ -89,6 +91,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         byte[] bytes = record.encoding() != null ? record.encoding() : codec(record).encode(record);
         target.writeInt(bytes.length);
         target.write(bytes);
+        target.writeUTF(record.namesHistory() ? record.history() : "");
     }
 
     @Override
@@ -99,6 +102,12 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         }
         byte[] bytes = new byte[length];
         source.readFully(bytes);
+        String history = source.readUTF();
+        HistoryEvent event = decode(bytes);
+        return history.isEmpty() ? event : event.inHistory(history);
+    }
+
+    private HistoryEvent decode(byte[] bytes) throws IOException {
         try {
             HistoryEvent event = decoder().decodeKeeping(bytes);
             if (decoder.atoms().stringCount() == 0) { // integers only: nothing to name
@@ -125,6 +134,7 @@ public final class HistoryEventSerializer extends TypeSerializer<HistoryEvent> {
         int length = source.readInt();
         target.writeInt(length);
         target.write(source, length);
+        target.writeUTF(source.readUTF());
     }
 
     @Override

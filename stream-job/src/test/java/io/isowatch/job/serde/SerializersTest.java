@@ -51,6 +51,23 @@ class SerializersTest {
                 withStrings()));
     }
 
+    /** The operator keys events by their history, so the name must survive the network and a restore. */
+    @Test
+    void historyEvent_namingItsHistory_keepsTheName_withAndWithoutAKeptEncoding() throws Exception {
+        HistoryEvent made = Events.ok("shop-1", 1, 1_000_000_001L, 11).inHistory("shop");
+        HistoryEvent decoded = new BinaryEventCodec(new AtomTable()).decodeKeeping(
+                new BinaryEventCodec(new AtomTable()).encode(made)).inHistory("shop");
+        SerializerRoundTrip.check(new HistoryEventSerializer(), List.of(made, decoded, withStrings().inHistory("ß")),
+                e -> e.history() + "/" + e.namesHistory() + "/" + e);
+        HistoryEventSerializer serializer = new HistoryEventSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer.serialize(decoded, out);
+        HistoryEvent read = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertEquals("shop", read.history());
+        assertEquals("shop-1", read.source());
+        assertArrayEquals(decoded.encoding(), read.encoding(), "the encoding is kept beside the name");
+    }
+
     @Test
     void historyEvent_keptEncoding_isWrittenAsItCame_andTheReadEventKeepsItsOwn() throws Exception {
         HistoryEvent made = Events.ok("a1", 1, 1, 11);
