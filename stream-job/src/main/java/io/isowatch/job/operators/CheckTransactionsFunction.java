@@ -137,6 +137,14 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     /** A history's string table is rebuilt only from this many strings on (see the class comment). */
     static final int STRINGS_BEFORE_REBUILD = 1024;
 
+    /**
+     * Event time a fleet's event waits for agents not yet seen ({@link HistoryMerge}): an agent
+     * starting while the others run ships its first records within this of theirs (its producer
+     * connects while it records), so it joins in order; the cost is this much more delay for a
+     * fleet's findings, well within the second they are promised in.
+     */
+    static final long AGENT_JOIN_GRACE_MILLIS = 300;
+
     /** Processing time a contiguous run waits before it is checked, so that it makes one batch of many events. */
     public static final long LINGER_MILLIS = ReleaseOrder.LINGER_MILLIS;
 
@@ -377,7 +385,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
         /** @param firstBatch the first batch the state holds, also the next one the checker is fed */
         Live(String history, long firstBatch, long firstIndex) {
             this.history = history;
-            this.merge = new HistoryMerge(history, agentIdleMillis);
+            this.merge = new HistoryMerge(history, agentIdleMillis, AGENT_JOIN_GRACE_MILLIS);
             this.size = metrics.history(history);
             this.current = new HistoryChecker(firstBatch, firstIndex, this::found);
             this.nextBatch = firstBatch;

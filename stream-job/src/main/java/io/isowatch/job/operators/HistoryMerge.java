@@ -20,11 +20,13 @@ import java.util.Map;
  * of an agent behind what was already merged is late ({@link #isBehind}): feeding it would put it
  * after events that came later than it, and the realtime order across agents would be wrong.
  *
- * <p><b>The first merge waits for the job's watermark.</b> Agents are known only once their
- * events arrive; before the first merge, when a history's agents may still be showing up (the
- * first batch from one partition can arrive before any from the next), nothing leaves until the
- * watermark has passed it. After that, an agent that joins finds the history's watermark near
- * its own clock and merges normally; one whose first events lie behind it is counted late.
+ * <p><b>Agents that join.</b> Agents are known only once their events arrive. Before the first
+ * merge, when a history's agents may still be showing up (the first batch from one partition can
+ * arrive before any from the next), nothing leaves until the job's watermark has passed it.
+ * After that, an event also waits until the history has seen an event at least the join grace
+ * later (or the watermark has passed it), so an agent that starts while the others run, and
+ * whose first records reach the job up to that much behind theirs, still merges in order. One
+ * whose first events come later than that is counted late, never merged out of order.
  *
  * <p>A history recorded by one agent (not a fleet) merges whatever its lane lets go, at once, so
  * it is checked exactly as before histories could have several agents.
@@ -34,6 +36,7 @@ final class HistoryMerge {
     private final String history;
     private boolean fleet;
     private final long idleMillis;
+    private final long joinGraceNanos;
     private final Map<String, AgentLane> lanes = new LinkedHashMap<>();
     /** The merge time of the last event merged. */
     private long mergedTime = AgentLane.NONE;
@@ -43,10 +46,12 @@ final class HistoryMerge {
     /**
      * @param history    the history's name: an agent of another name makes it a fleet's
      * @param idleMillis event time after which a silent agent stops holding the history back; 0 never
+     * @param joinGrace  event time (ms) an event of a fleet waits for agents not yet seen
      */
-    HistoryMerge(String history, long idleMillis) {
+    HistoryMerge(String history, long idleMillis, long joinGrace) {
         this.history = history;
         this.idleMillis = idleMillis;
+        this.joinGraceNanos = EventTime.opTime(joinGrace);
     }
 
     boolean isFleet() {
@@ -117,7 +122,8 @@ final class HistoryMerge {
                     }
                 }
             }
-            if (best == null || !started && time >= afterWatermark || heldBack(best, time, afterWatermark)) {
+            if (best == null || time >= afterWatermark && (!started || time > joinedUpTo())
+                    || heldBack(best, time, afterWatermark)) {
                 break;
             }
             out.add(best.merge());
@@ -141,6 +147,12 @@ final class HistoryMerge {
             }
         }
         return false;
+    }
+
+    /** The latest time an agent not yet seen can no longer bring an event before, by the join grace. */
+    private long joinedUpTo() {
+        return newestArrivalMillis == AgentLane.NONE ? Long.MIN_VALUE
+                : EventTime.opTime(newestArrivalMillis) - joinGraceNanos;
     }
 
     private boolean isIdle(AgentLane lane) {

@@ -137,6 +137,53 @@ class FleetHistoryTest {
         }
     }
 
+    /**
+     * Agent c starts while a and b run. Its first records reach the job {@code lag} ms behind
+     * theirs: within the join grace they merge in order; beyond it they are late, never merged
+     * out of order.
+     */
+    @Test
+    void anAgentJoiningARunningHistory_mergesInOrder_withinTheJoinGrace_andIsLateBeyondIt() throws Exception {
+        assertEquals(0, lateWhenJoining(CheckTransactionsFunction.AGENT_JOIN_GRACE_MILLIS - 100));
+        assertTrue(lateWhenJoining(CheckTransactionsFunction.AGENT_JOIN_GRACE_MILLIS + 300) > 0);
+    }
+
+    private static int lateWhenJoining(long lag) throws Exception {
+        List<HistoryEvent> running = new ArrayList<>();
+        filler(running, "a", A + 1, 0, 0, 2_000);
+        filler(running, "b", B + 1, 0, 5, 2_000);
+        List<HistoryEvent> joining = new ArrayList<>();
+        filler(joining, "c", 3_000_000_001L, 0, 1_000, 2_000);
+        List<HistoryEvent> arrivals = new ArrayList<>(running);
+        arrivals.addAll(joining);
+        // Arrival order: by time, c's shifted by its lag.
+        arrivals.sort(java.util.Comparator.comparingLong((HistoryEvent e) -> e.op().time()
+                + (e.source().equals("c") ? lag * 1_000_000L : 0)));
+        try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null)) {
+            long lastMillis = 0;
+            for (HistoryEvent e : arrivals) {
+                h.processElement(e, e.op().time() / 1_000_000L);
+                long arrivedAt = e.op().time() / 1_000_000L + (e.source().equals("c") ? lag : 0);
+                if (arrivedAt - lastMillis >= 20) { // linger timers fire as the stream goes on
+                    h.setProcessingTime(h.getProcessingTime() + CheckTransactionsFunction.LINGER_MILLIS);
+                    lastMillis = arrivedAt;
+                }
+                if (e.source().equals("a") && e.sequence() == 10) {
+                    h.processWatermark(50); // the first merge: a and b are known
+                }
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            int late = h.getSideOutput(CheckTransactionsFunction.LATE_EVENTS) == null ? 0
+                    : h.getSideOutput(CheckTransactionsFunction.LATE_EVENTS).size();
+            List<HistoryEvent> checked = checked(h);
+            assertEquals(arrivals.size() - late, checked.size());
+            for (int i = 1; i < checked.size(); i++) {
+                assertTrue(checked.get(i - 1).op().time() <= checked.get(i).op().time(), "in time order");
+            }
+            return late;
+        }
+    }
+
     @Test
     void twoAgentsSharingAProcess_areRefused_asADeadLetterNamingBoth() throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h = harness(null)) {
