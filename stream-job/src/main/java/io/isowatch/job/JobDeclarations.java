@@ -50,7 +50,9 @@ public final class JobDeclarations {
 
     public static final OptionDeclaration<Duration> IDLE_TIMEOUT = OptionDeclaration
             .key("idle-timeout", DURATION).defaultValue(Duration.ofSeconds(30))
-            .doc("a source partition without events stops holding back the watermark after this; `0` disables")
+            .doc("a source partition without events stops holding back the watermark after this, and an agent of a "
+                    + "history several agents record stops holding back the others once silent this long of the "
+                    + "history's event time; `0` disables")
             .job().chart("job.options.idleTimeout").build();
 
     public static final OptionDeclaration<Duration> DEDUPE_RETENTION = OptionDeclaration

@@ -54,9 +54,16 @@ import java.util.function.BiConsumer;
  * <p><b>Why one task per history.</b> A cycle may run through any keys, so a history's graph is
  * one serial point (docs/design.md); keeping the traces in the same task means an edge never travels
  * and the job runs the very code {@code isowatch check} runs, so the two cannot disagree. A
- * history is one agent's events ({@link AgentHistoryKey}): its recorder numbers them densely
- * and stamps them from one clock, which is the order the checker needs. Histories of different
- * agents are checked apart, in parallel (decisions 0005, 0006, 0010).
+ * history is the events of the agents that joined it, or one agent's own ({@link AgentHistoryKey}):
+ * each recorder numbers its events densely and stamps them from one clock. Different histories
+ * are checked apart, in parallel (decisions 0005, 0006, 0010).
+ *
+ * <p><b>Several agents.</b> Each agent of a history has its own lane ({@link AgentLane}): its
+ * waiting events, its release order and the point where it resumes. {@link HistoryMerge} merges
+ * the lanes in the order {@code check} merges several agents' files and lets an event go only
+ * when no live agent can still bring an earlier one; the checker then numbers the events in that
+ * order and knows each one's agent, for realtime across agents holds only beyond the clock
+ * uncertainty (decision 0021). A lone agent's history merges at once and is checked as before.
  *
  * <p><b>Order.</b> Events wait in {@value #PENDING_EVENTS} and leave by {@link ReleaseOrder}'s
  * rules: a run that continues the agent's numbering after a linger of {@value #LINGER_MILLIS}
