@@ -31,6 +31,15 @@ import java.util.Objects;
  * invocation recorded, with the values it writes, before its operation starts; events numbered
  * densely in the order they were recorded; every transaction completed or marked {@code :info}.
  * The checker then judges garbage reads at their reader's completion instead of at the end.
+ *
+ * <p><b>Its history.</b> Several agents may record one named history together (issue 37: a
+ * fleet of client hosts). An event then names it ({@link #inHistory}): {@link #history()} is that
+ * name, and {@code (source, sequence)} stays the event's identity, each agent numbering its own
+ * events. An event that names none belongs to its agent's own history, and {@link #history()} is
+ * its source, so code that keys histories by source keeps its meaning. The name is not part of
+ * the binary form ({@code BinaryEventCodec}): an agent's whole spool belongs to one history,
+ * known from its configuration, so the shipper names it beside each record (a Kafka header) and
+ * the reader of a record puts it back with {@link #inHistory}.
  */
 public final class HistoryEvent {
 
@@ -43,6 +52,11 @@ public final class HistoryEvent {
     public static final String AGENT_PROTOCOL = "isowatch-agent";
     /** The Kafka header naming the protocol a history's first record declares. */
     public static final String PROTOCOL_HEADER = "protocol";
+    /**
+     * The Kafka header (UTF-8) naming the history of an event that names one ({@link #inHistory}),
+     * on every such record; a JSON record may carry it as its {@code history} field instead.
+     */
+    public static final String HISTORY_HEADER = "history";
 
     private final String source;
     private final long sequence;
@@ -51,6 +65,8 @@ public final class HistoryEvent {
     /** The binary form this event was decoded from, or null. */
     private final byte[] encoding;
     private final boolean declaresAgentProtocol;
+    /** The history's name, or null for the source's own history. */
+    private final String history;
 
     /**
      * @param source   the recording agent's id
@@ -60,11 +76,11 @@ public final class HistoryEvent {
      *                 belong to a table its holder keeps
      */
     public HistoryEvent(String source, long sequence, Op op, List<String> strings) {
-        this(source, sequence, op, strings, null, false);
+        this(source, sequence, op, strings, null, false, null);
     }
 
     private HistoryEvent(String source, long sequence, Op op, List<String> strings, byte[] encoding,
-                         boolean declaresAgentProtocol) {
+                         boolean declaresAgentProtocol, String history) {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(op, "op");
         if (source.isEmpty()) {
@@ -83,6 +99,11 @@ public final class HistoryEvent {
                     + "event " + sequence + " of agent " + source + " does");
         }
         this.declaresAgentProtocol = declaresAgentProtocol;
+        if (history != null && history.isEmpty()) {
+            throw new IllegalArgumentException("a history's name must not be empty; event " + sequence + " of agent "
+                    + source + " names \"\" (name none for the agent's own history)");
+        }
+        this.history = history;
     }
 
     /**
@@ -92,7 +113,32 @@ public final class HistoryEvent {
      */
     public HistoryEvent declaringAgentProtocol() {
         // The kept bytes, if any, may not carry the declaration: written on, the event is encoded afresh (it is one event per history).
-        return declaresAgentProtocol ? this : new HistoryEvent(source, sequence, op, strings, null, true);
+        return declaresAgentProtocol ? this : new HistoryEvent(source, sequence, op, strings, null, true, history);
+    }
+
+    /**
+     * This event, belonging to the history named {@code name} (see the class comment); the kept
+     * encoding, if any, stays, since the binary form does not carry the name.
+     *
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    public HistoryEvent inHistory(String name) {
+        Objects.requireNonNull(name, "name");
+        return name.equals(history) ? this
+                : new HistoryEvent(source, sequence, op, strings, encoding, declaresAgentProtocol, name);
+    }
+
+    /**
+     * The history this event belongs to: the name it was given ({@link #inHistory}), or else its
+     * source, the agent's own history.
+     */
+    public String history() {
+        return history != null ? history : source;
+    }
+
+    /** Whether this event names its history ({@link #inHistory}) rather than belonging to its source's own. */
+    public boolean namesHistory() {
+        return history != null;
     }
 
     /** Whether this first event of its history declares the agent protocol. */
@@ -128,7 +174,8 @@ public final class HistoryEvent {
      * is kept, not copied, so its owner must not change it afterwards.
      */
     public static HistoryEvent decodedFrom(String source, long sequence, Op op, byte[] encoding) {
-        return new HistoryEvent(source, sequence, op, List.of(), Objects.requireNonNull(encoding, "encoding"), false);
+        return new HistoryEvent(source, sequence, op, List.of(), Objects.requireNonNull(encoding, "encoding"), false,
+                null);
     }
 
     public String source() {
@@ -158,18 +205,20 @@ public final class HistoryEvent {
     @Override
     public boolean equals(Object o) {
         return o instanceof HistoryEvent e && sequence == e.sequence && source.equals(e.source) && op.equals(e.op)
-                && strings.equals(e.strings) && declaresAgentProtocol == e.declaresAgentProtocol;
+                && strings.equals(e.strings) && declaresAgentProtocol == e.declaresAgentProtocol
+                && Objects.equals(history, e.history);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(source, sequence, op, strings, declaresAgentProtocol);
+        return Objects.hash(source, sequence, op, strings, declaresAgentProtocol, history);
     }
 
     @Override
     public String toString() {
         return "HistoryEvent[source=" + source + ", sequence=" + sequence + ", op=" + op + ", strings=" + strings
-                + (declaresAgentProtocol ? ", declaresAgentProtocol" : "") + "]";
+                + (declaresAgentProtocol ? ", declaresAgentProtocol" : "") + (history != null ? ", history=" + history : "")
+                + "]";
     }
 
     /** A table naming this event's string atoms, for writing the event out; fresh on each call. */

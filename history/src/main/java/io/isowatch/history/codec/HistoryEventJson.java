@@ -17,8 +17,9 @@ import java.util.Arrays;
  *
  * <p>The one writer of ops as JSON: the op fields come first, in the order index, time, type,
  * process, f, value ({@code time} left out when unknown, reads always as a list or null);
- * {@code agent} and {@code seq} carry the event's identity at the end. {@link HistoryReader}
- * ignores those two, so records concatenated with newlines form a readable history, and
+ * {@code agent} and {@code seq} carry the event's identity at the end, followed by
+ * {@code history} when the event names its history ({@link HistoryEvent#namesHistory}: one
+ * recorded by several agents together). {@link HistoryReader} ignores those three, so records concatenated with newlines form a readable history, and
  * {@link JsonLinesWriter} writes its lines with {@link #writeLine} without them. The findings
  * JSON ({@code io.isowatch.explain.FindingJson}) takes its ops, micro-ops, read values and atoms
  * from {@link #op}, {@link #microOp}, {@link #readValue} and {@link #atom}, which differ only in
@@ -50,6 +51,10 @@ public final class HistoryEventJson {
         string(event.source());
         ascii(",\"seq\":");
         number(event.sequence());
+        if (event.namesHistory()) {
+            ascii(",\"history\":");
+            string(event.history());
+        }
         put('}');
         return Arrays.copyOf(buf, len);
     }

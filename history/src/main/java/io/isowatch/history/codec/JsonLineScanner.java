@@ -45,6 +45,7 @@ final class JsonLineScanner {
     private static final int F_VALUE = 16;
     private static final int F_AGENT = 32;
     private static final int F_SEQ = 64;
+    private static final int F_HISTORY = 128;
 
     /** Thrown, without a stack trace, to leave a line the scanner is not sure of. */
     private static final class Unsure extends RuntimeException {
@@ -56,7 +57,7 @@ final class JsonLineScanner {
     private static final Unsure NOT_SURE = new Unsure();
 
     private final OpBuilder ops;
-    /** Where the shipper's {@code agent} and {@code seq} go; null when nobody wants them (then they are skipped). */
+    /** Where the shipper's {@code agent}, {@code seq} and {@code history} go; null when nobody wants them (then they are skipped). */
     private final ShippedIdentity identity;
     private byte[] b;
     private int p;
@@ -180,6 +181,10 @@ final class JsonLineScanner {
                     }
                     identity.seq(seq);
                 }
+                case F_HISTORY -> {
+                    int from = plainString();
+                    identity.history(new String(b, from, p - 1 - from, StandardCharsets.US_ASCII));
+                }
                 default -> skipValue(0);
             }
             skipSpace();
@@ -196,7 +201,7 @@ final class JsonLineScanner {
 
     /**
      * The field's bit for the five fields the op is made of and, when someone wants them, the
-     * shipper's two; 0 for any other (valid) name.
+     * shipper's three; 0 for any other (valid) name.
      */
     private int fieldName() {
         int from = plainString();
@@ -221,6 +226,9 @@ final class JsonLineScanner {
         }
         if (identity != null && same(from, length, "seq")) {
             return F_SEQ;
+        }
+        if (identity != null && same(from, length, "history")) {
+            return F_HISTORY;
         }
         return 0;
     }

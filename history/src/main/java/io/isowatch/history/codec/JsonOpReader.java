@@ -154,7 +154,7 @@ final class JsonOpReader implements OpSource {
                 case "type" -> ops.type(readType(t));
                 case "process" -> readProcess(t);
                 case "value" -> readValue(t, opContext);
-                case "agent", "seq" -> readIdentity(name, t);
+                case "agent", "seq", "history" -> readIdentity(name, t);
                 default -> parser.skipChildren();
             }
         }
@@ -168,6 +168,12 @@ final class JsonOpReader implements OpSource {
                     identity.agent(parser.getText());
                 } else {
                     identity.badAgent(describe(t));
+                }
+            } else if (name.equals("history")) {
+                if (t == JsonToken.VALUE_STRING) {
+                    identity.history(parser.getText());
+                } else {
+                    identity.badHistory(describe(t));
                 }
             } else {
                 long seq = t == JsonToken.VALUE_NUMBER_INT

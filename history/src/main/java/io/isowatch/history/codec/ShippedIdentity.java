@@ -1,8 +1,9 @@
 package io.isowatch.history.codec;
 
 /**
- * The identity fields the agent's shipper adds to each op map, {@code "agent"} and {@code "seq"}
- * (see {@link HistoryEventJson}), as the JSON reader passed them: reading them in the
+ * The identity fields the agent's shipper adds to each op map, {@code "agent"} and {@code "seq"},
+ * and {@code "history"} when the agent records a named history with others (see
+ * {@link HistoryEventJson}), as the JSON reader passed them: reading them in the
  * same pass as the op saves the stream job a second parse of every record. Ops never carry them,
  * and nothing here is validated; the caller decides what a missing field or a wrong type means.
  *
@@ -19,6 +20,9 @@ public final class ShippedIdentity {
     private boolean hasSeq;
     private long seq = -1;
     private String badSeqText;
+    private boolean hasHistory;
+    private String history;
+    private String badHistoryText;
 
     void clear() {
         hasAgent = false;
@@ -27,6 +31,34 @@ public final class ShippedIdentity {
         hasSeq = false;
         seq = -1;
         badSeqText = null;
+        hasHistory = false;
+        history = null;
+        badHistoryText = null;
+    }
+
+    void history(String value) {
+        hasHistory = true;
+        history = value;
+    }
+
+    void badHistory(String text) {
+        hasHistory = true;
+        badHistoryText = text;
+    }
+
+    /** True when the op map has a {@code history} field, of whatever kind. */
+    public boolean hasHistory() {
+        return hasHistory;
+    }
+
+    /** The {@code history} field's string, or null when it is absent or not a string. */
+    public String history() {
+        return history;
+    }
+
+    /** The {@code history} field as a message shows it (a string quoted), or null when the op map has none. */
+    public String historyText() {
+        return history != null ? CodecMessages.quote(history) : badHistoryText;
     }
 
     void agent(String value) {

@@ -3,6 +3,7 @@ package io.isowatch.history.codec;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.isowatch.history.AtomTable;
+import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp.Append;
 import io.isowatch.history.MicroOp.Read;
 import io.isowatch.history.MicroOp.Write;
@@ -71,5 +72,17 @@ class HistoryEventJsonTest {
     void integerAtoms_areNumbers() {
         assertEquals("-5", json.atom(-5, atoms));
         assertEquals("9223372036854775807", json.atom(Long.MAX_VALUE, atoms));
+    }
+
+    /** A record names its history only when its event does, so an agent without --history writes the same bytes as before. */
+    @Test
+    void render_addsTheHistoryField_onlyForAnEventThatNamesOne() {
+        Op op = new Op(3, 120, OpType.OK, 1, List.of(new Append(5, 1)));
+        String own = "{\"index\":3,\"time\":120,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",5,1]],"
+                + "\"agent\":\"a1\",\"seq\":3";
+        HistoryEvent event = new HistoryEvent("a1", 3, op);
+        assertEquals(own + "}", new String(json.render(event, atoms), StandardCharsets.UTF_8));
+        assertEquals(own + ",\"history\":\"orders \\\"eu\\\"\"}",
+                new String(json.render(event.inHistory("orders \"eu\""), atoms), StandardCharsets.UTF_8));
     }
 }

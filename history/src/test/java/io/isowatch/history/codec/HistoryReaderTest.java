@@ -138,6 +138,42 @@ class HistoryReaderTest {
         assertEquals(-1, identity.seq());
     }
 
+    /**
+     * The optional {@code history} field (issue 37) is handed over by both readers: the fast
+     * scanner (plain ASCII) and the general one (an escape sends the line there); a record without
+     * it reads as before, and an op reads the same with it.
+     */
+    @Test
+    void ofJson_withShippedIdentity_handsOverTheHistoryField_fromEitherReader() {
+        AtomTable atoms = new AtomTable();
+        ShippedIdentity identity = new ShippedIdentity();
+        String op = "{\"index\":3,\"time\":120,\"type\":\"ok\",\"process\":1,\"f\":\"txn\",\"value\":[[\"append\",5,1]],"
+                + "\"agent\":\"orders-2\",\"seq\":3,";
+        Op plain;
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@1", bytes(op + "\"history\":\"orders\"}"), atoms, identity)) {
+            plain = reader.next();
+        }
+        assertTrue(identity.hasHistory());
+        assertEquals("orders", identity.history());
+        assertEquals("\"orders\"", identity.historyText());
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@2", bytes(op + "\"history\":\"ord\\u0065rs\"}"), atoms,
+                identity)) {
+            assertEquals(plain, reader.next());
+        }
+        assertEquals("orders", identity.history(), "the general reader unescapes it");
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@3", bytes(op + "\"history\":7}"), atoms, identity)) {
+            reader.next();
+        }
+        assertNull(identity.history());
+        assertEquals("7", identity.historyText());
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@4", bytes(op.substring(0, op.length() - 1) + "}"), atoms,
+                identity)) {
+            assertEquals(plain, reader.next());
+        }
+        assertFalse(identity.hasHistory());
+        assertNull(identity.historyText());
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
