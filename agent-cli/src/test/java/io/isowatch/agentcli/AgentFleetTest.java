@@ -58,6 +58,37 @@ class AgentFleetTest {
         return read(history);
     }
 
+    /**
+     * A member resumed on its spool continues in its own numbers past every process it used, both
+     * after a clean stop (the mark holds the largest process) and when the spool is read.
+     */
+    @Test
+    void aResumedMember_continuesItsOwnProcessNumbers(@TempDir Path dir) throws Exception {
+        Path spool = dir.resolve("spool");
+        Path history = dir.resolve("h.jsonl");
+        HistoryMember m = new HistoryMember("orders", 2);
+        long lastMax = -1;
+        int before = 0;
+        for (int run = 0; run < 3; run++) {
+            if (run == 2) {
+                Files.delete(spool.resolve("clean-stop")); // as after a crash: the spool is read instead
+            }
+            AgentMainTest.Run r = run("agent", "run", "--target", "embedded:serializable", "--txns", "30",
+                    "--duration", "0", "-q", "--concurrency", "3", "--history", "orders", "--member", "2",
+                    "--spool-dir", spool.toString(), "--history-out", history.toString());
+            assertEquals(ExitCodes.VALID, r.code(), r.err());
+            List<Op> ops = read(history);
+            List<Op> thisRun = ops.subList(before, ops.size());
+            assertTrue(thisRun.size() >= 60, "run " + run + ": " + thisRun.size());
+            assertTrue(thisRun.stream().allMatch(op -> m.owns(op.process())), "run " + run);
+            long first = thisRun.stream().mapToLong(Op::process).min().orElseThrow();
+            assertTrue(first > lastMax, "run " + run + " starts at process " + first + ", not past " + lastMax);
+            lastMax = thisRun.stream().mapToLong(Op::process).max().orElseThrow();
+            before = ops.size();
+        }
+        assertTrue(lastMax < m.process(100), "numbers grow by the processes used, not by events: " + lastMax);
+    }
+
     @Test
     void aSpoolOfAnotherMember_isRefused(@TempDir Path dir) {
         Path spool = dir.resolve("spool");
