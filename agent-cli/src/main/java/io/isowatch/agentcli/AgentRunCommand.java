@@ -371,7 +371,8 @@ final class AgentRunCommand implements Callable<Integer> {
         if (quiet) {
             return;
         }
-        err.printf("isowatch agent %s: %s against %s, %d clients, %s txn/s, %s%s%n", id, o.workload().elleName(),
+        err.printf("isowatch agent %s%s: %s against %s, %d clients, %s txn/s, %s%s%n", id,
+                history == null ? "" : " (member " + member + " of history " + history + ")", o.workload().elleName(),
                 targets.stream().map(JdbcTarget::redact).collect(Collectors.joining(", "))
                         + (readTarget == null ? "" : " (reads on " + JdbcTarget.redact(readTarget) + ")"),
                 o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),

@@ -50,7 +50,8 @@ class AgentFleetTest {
                 "0", "--rate", "0", "--keys", "3", "--history", "orders", "--member", Integer.toString(m),
                 "--spool-dir", spool.toString(), "--history-out", history.toString());
         assertEquals(ExitCodes.VALID, r.code(), r.err());
-        assertTrue(r.err().startsWith("isowatch agent orders-" + m + ": "), "the default agent id: " + r.err());
+        assertTrue(r.err().startsWith("isowatch agent orders-" + m + " (member " + m + " of history orders): "),
+                "the default agent id: " + r.err());
         Path exported = dir.resolve("export-" + m + ".jsonl");
         AgentMainTest.Run export = run("agent", "export", "--spool-dir", spool.toString(), "-o", exported.toString());
         assertEquals(ExitCodes.VALID, export.code(), export.err());
