@@ -56,6 +56,8 @@ class ChartAgentHistoryTest {
         assertEquals("spool", claim.path("metadata").path("name").asText());
         assertEquals("ReadWriteOnce", claim.path("spec").path("accessModes").get(0).asText());
         assertEquals("5Gi", claim.path("spec").path("resources").path("requests").path("storage").asText());
+        // volumeClaimTemplates cannot change after creation: no label that follows the chart's version.
+        assertEquals(spec.path("selector").path("matchLabels"), claim.path("metadata").path("labels"));
         JsonNode podSpec = spec.path("template").path("spec");
         assertTrue(podSpec.path("volumes").isMissingNode(), "the claim template names each pod's spool volume");
         JsonNode mount = container(sts).path("volumeMounts").get(0);
