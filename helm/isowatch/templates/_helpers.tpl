@@ -235,8 +235,17 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 - {{ $a.metricsPort | int64 | quote }}
 - --bind-address
 - "0.0.0.0"
+{{- if $a.history }}
+- --history
+- {{ $a.history | quote }}
+- --member
+- "$(ISOWATCH_MEMBER)"
+- --agent-id
+- "$(POD_NAME)"
+{{- else }}
 - --agent-id
 - {{ include "isowatch.agent.id" . | quote }}
+{{- end }}
 {{- range $a.extraArgs }}
 - {{ . | quote }}
 {{- end }}
@@ -245,4 +254,106 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 {{/* A number without exponent notation: whole numbers as integers, others as written. */}}
 {{- define "isowatch.number" -}}
 {{- if eq (float64 .) (float64 (int64 .)) }}{{ int64 . }}{{ else }}{{ . }}{{ end }}
+{{- end }}
+
+{{/*
+The agent pod's spec, shared by the single agent's Deployment and a history's StatefulSet
+(agent.history set), which names each pod's spool claim in its volumeClaimTemplates instead.
+*/}}
+{{- define "isowatch.agent.podSpec" -}}
+{{- $a := .Values.agent -}}
+{{- $jdbc := hasPrefix "jdbc:" $a.target -}}
+{{- $fleet := $a.history -}}
+# The agent never talks to the Kubernetes API.
+automountServiceAccountToken: false
+{{- with (include "isowatch.imagePullSecrets" .) }}
+imagePullSecrets:
+  {{- . | trim | nindent 2 }}
+{{- end }}
+securityContext:
+  # The isowatch user of docker/agent/Dockerfile; fsGroup makes the spool volume writable.
+  runAsNonRoot: true
+  runAsUser: 10001
+  runAsGroup: 10001
+  fsGroup: 10001
+containers:
+  - name: agent
+    image: {{ include "isowatch.image" (dict "image" $a.image "root" $) | quote }}
+    imagePullPolicy: {{ $a.image.pullPolicy }}
+    args:
+      {{- include "isowatch.agent.args" . | nindent 6 }}
+    {{- if or $jdbc $a.jvmOptions $fleet }}
+    env:
+      {{- if $fleet }}
+      # The agent's id is its pod's name and its member number the pod's ordinal, both stable across
+      # restarts, so a restarted pod continues its own spool. The ordinal comes from the downward
+      # API label Kubernetes 1.28 and later set on a StatefulSet's pods: the image's entrypoint is
+      # java itself, with no shell to cut the ordinal from the hostname.
+      - name: POD_NAME
+        valueFrom:
+          fieldRef:
+            fieldPath: metadata.name
+      - name: ISOWATCH_MEMBER
+        valueFrom:
+          fieldRef:
+            fieldPath: metadata.labels['apps.kubernetes.io/pod-index']
+      {{- end }}
+      {{- if $jdbc }}
+      - name: ISOWATCH_DB_PASSWORD
+        valueFrom:
+          secretKeyRef:
+            name: {{ $a.database.passwordSecret.name }}
+            key: {{ $a.database.passwordSecret.key }}
+      {{- end }}
+      {{- with $a.jvmOptions }}
+      - name: JDK_JAVA_OPTIONS
+        value: {{ . | quote }}
+      {{- end }}
+    {{- end }}
+    ports:
+      - name: metrics
+        containerPort: {{ $a.metricsPort | int64 }}
+        protocol: TCP
+    readinessProbe:
+      httpGet:
+        path: /metrics
+        port: metrics
+      initialDelaySeconds: 5
+      periodSeconds: 10
+    livenessProbe:
+      tcpSocket:
+        port: metrics
+      initialDelaySeconds: 30
+      periodSeconds: 20
+      failureThreshold: 6
+    securityContext:
+      allowPrivilegeEscalation: false
+      capabilities:
+        drop:
+          - ALL
+    volumeMounts:
+      - name: spool
+        mountPath: {{ $a.spool.mountPath }}
+    {{- with $a.resources }}
+    resources:
+      {{- toYaml . | nindent 6 }}
+    {{- end }}
+{{- if not $fleet }}
+volumes:
+  - name: spool
+    persistentVolumeClaim:
+      claimName: {{ include "isowatch.agent.claimName" . }}
+{{- end }}
+{{- with $a.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $a.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $a.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end }}

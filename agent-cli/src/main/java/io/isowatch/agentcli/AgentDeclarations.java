@@ -1,9 +1,12 @@
 package io.isowatch.agentcli;
 
+import io.isowatch.agent.recorder.HistoryMember;
 import io.isowatch.config.OptionDeclaration;
 import io.isowatch.config.ValueType;
 import io.isowatch.config.ValueTypes;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -89,9 +92,34 @@ public final class AgentDeclarations {
             .flags(List.of("--bootstrap-servers"), AGENT_RUN).build();
 
     public static final OptionDeclaration<String> AGENT_ID = OptionDeclaration
-            .key("agent-id", ValueTypes.text("id")).noDefault("the spool's, else HOST-PID-START (the start second)")
-            .doc("this agent's id in every event")
+            .key("agent-id", ValueTypes.text("id"))
+            .noDefault("the spool's, else NAME-M with `--history NAME --member M`, else HOST-PID-START (the start second)")
+            .doc("this agent's id in every event; each agent of a history needs its own")
             .flags(List.of("--agent-id"), AGENT_RUN).build();
+
+    public static final OptionDeclaration<String> HISTORY = OptionDeclaration
+            .key("history", ValueTypes.text("name")).noDefault("the agent's own history, named by its id")
+            .doc("record one history together with other agents (client hosts): every event names it, the shipper "
+                    + "puts it in each Kafka record's `history` header, and the job checks the agents' events as one "
+                    + "history. Each agent keeps its own id, spool and numbering; give each a distinct `--member`. "
+                    + "A JDBC target's tables are then shared and not emptied at start (one agent's start would delete "
+                    + "the others' rows): begin a history on tables without another run's rows (a new `--table-prefix`, "
+                    + "or empty them first). 1 to 100 letters, digits, `.`, `_` or `-`")
+            .flags(List.of("--history"), AGENT_RUN).build();
+
+    public static final OptionDeclaration<Integer> MEMBER = OptionDeclaration
+            .key("member", ValueTypes.integer(0, HistoryMember.MAX_MEMBER)).noDefault("(required with `--history`)")
+            .doc("this agent's number in the `--history`, distinct per agent: member M records process n as "
+                    + "M × 10^9 + n and writes its n-th value of a key as M × 10^9 + n, so no two agents share a process "
+                    + "or append the same element to a key. With an `embedded:` target each agent has a store of its "
+                    + "own, so its keys start at M × 2^52 too")
+            .flags(List.of("--member"), AGENT_RUN).build();
+
+    public static final OptionDeclaration<Duration> CLOCK_OFFSET = OptionDeclaration
+            .key("clock-offset", ValueTypes.signedDuration(ChronoUnit.SECONDS)).defaultValue(Duration.ZERO)
+            .doc("a test and diagnostic aid: shifts every recorded time by this much (negative: earlier), as a clock "
+                    + "that far off would; used to prove the clock-uncertainty setting")
+            .flags(List.of("--clock-offset"), AGENT_RUN).build();
 
     public static final OptionDeclaration<String> EXPORT_SPOOL_DIR = OptionDeclaration
             .key("spool-dir", ValueTypes.text("directory")).noDefault("(required)")
@@ -100,7 +128,7 @@ public final class AgentDeclarations {
 
     /** {@code agent run}'s and {@code agent export}'s own flags, in the docs' order. */
     public static final List<OptionDeclaration<?>> ALL = List.of(TARGET, ISOLATION, READ_TARGET, READ_ISOLATION, USER,
-            PASSWORD, HISTORY_OUT, SPOOL_DIR, BOOTSTRAP_SERVERS, AGENT_ID, EXPORT_SPOOL_DIR);
+            PASSWORD, HISTORY_OUT, SPOOL_DIR, BOOTSTRAP_SERVERS, AGENT_ID, HISTORY, MEMBER, CLOCK_OFFSET, EXPORT_SPOOL_DIR);
 
     private AgentDeclarations() {
     }

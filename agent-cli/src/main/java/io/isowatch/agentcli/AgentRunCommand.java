@@ -8,6 +8,7 @@ import io.isowatch.agent.client.jdbc.JdbcClientFactory;
 import io.isowatch.agent.client.jdbc.JdbcIsolation;
 import io.isowatch.agent.client.jdbc.JdbcTarget;
 import io.isowatch.agent.client.jdbc.JdbcTopology;
+import io.isowatch.agent.recorder.HistoryMember;
 import io.isowatch.agent.store.EmbeddedStore;
 import io.isowatch.agent.store.IsolationLevel;
 import io.isowatch.agent.store.StoreOptions;
@@ -135,6 +136,16 @@ final class AgentRunCommand implements Callable<Integer> {
     @Option(names = "--agent-id", descriptionKey = "agent-id", paramLabel = "ID")
     String agentId;
 
+    @Option(names = "--history", descriptionKey = "history", paramLabel = "NAME")
+    String history;
+
+    /** Declared without a default: required with --history, refused without it. */
+    @Option(names = "--member", descriptionKey = "member", paramLabel = "M")
+    Integer member;
+
+    @Option(names = "--clock-offset", descriptionKey = "clock-offset", paramLabel = "D")
+    String clockOffset;
+
     @Option(names = {"-q", "--quiet"}, descriptionKey = "quiet")
     boolean quiet;
 
@@ -142,15 +153,24 @@ final class AgentRunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        WorkloadOptions options = workloadOptions();
+        HistoryMember shared = historyMember();
+        Duration offset;
+        try {
+            offset = AgentDeclarations.CLOCK_OFFSET.type().parse("--clock-offset", clockOffset);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        WorkloadOptions options = workloadOptions(shared);
         ClientFactory clients = clients(options);
         JdbcClientFactory jdbc = clients instanceof JdbcClientFactory j ? j : null;
         if (jdbc != null && !quiet) {
             JdbcTopology t = jdbc.topology();
-            err.printf("isowatch: connected to %s%s, isolation %s (the server reports %s); tables %s and %s emptied%n",
+            err.printf("isowatch: connected to %s%s, isolation %s (the server reports %s); tables %s and %s %s%n",
                     jdbc.serverDescription(), t.nodes().size() == 1 ? "" : " (" + t.nodes().size() + " nodes)",
                     jdbc.target().isolation().cliName(), jdbc.serverIsolation(), jdbc.target().appendTable(),
-                    jdbc.target().registerTable());
+                    jdbc.target().registerTable(), history == null ? "emptied"
+                            : "kept, shared by the agents of history " + history + " (begin a history on tables "
+                            + "without another run's rows: a new --table-prefix, or empty them first)");
             if (t.readNode() != null) {
                 err.printf("isowatch: read-only transactions on %s, isolation %s (the server reports %s)%n",
                         t.readNode().redactedUrl(), t.readNode().isolation().cliName(), jdbc.readServerIsolation());
@@ -175,7 +195,7 @@ final class AgentRunCommand implements Callable<Integer> {
         AgentOptions agentOptions;
         try {
             agentOptions = new AgentOptions(agentId, spoolDir, historyOut, bootstrapServers, topic, metricsPort,
-                    format, bind.address());
+                    format, bind.address(), shared, offset);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -266,7 +286,8 @@ final class AgentRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        return JdbcClientFactory.connect(topology);
+        // The agents of one history share the tables: none may empty them under the others (see connect).
+        return JdbcClientFactory.connect(topology, history == null);
     }
 
     private static void printFailures(PrintWriter out, JdbcClientFactory jdbc) {
@@ -274,7 +295,7 @@ final class AgentRunCommand implements Callable<Integer> {
                 count, jdbc.failureExamples().get(reason)));
         out.flush();
     }
-    private WorkloadOptions workloadOptions() {
+    private WorkloadOptions workloadOptions(HistoryMember shared) {
         try {
             return WorkloadOptions.defaults().toBuilder()
                     .workload(workloadNamed(workload))
@@ -284,10 +305,42 @@ final class AgentRunCommand implements Callable<Integer> {
                     .txnLimit(txns)
                     .shape(shape.toShape())
                     .seed(seed)
+                    .firstKey(shared != null && targets.get(0).startsWith(EMBEDDED) ? embeddedFirstKey(shared) : 0)
                     .build();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** The agent's place in the {@code --history}, or null without one; refuses a --member without it, or the reverse. */
+    private HistoryMember historyMember() {
+        if (history == null) {
+            if (member != null) {
+                throw usage("--member numbers this agent within a --history; give the history's name too");
+            }
+            return null;
+        }
+        if (member == null) {
+            throw usage("--history " + history + " needs --member M, this agent's own number in the history (0 to "
+                    + HistoryMember.MAX_MEMBER + ", distinct per agent), which keeps its processes and values apart "
+                    + "from the other agents'");
+        }
+        try {
+            return new HistoryMember(history, member);
+        } catch (IllegalArgumentException e) {
+            throw usage("--history/--member: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The first key of a member whose target is the embedded store. Each agent's embedded store is
+     * its own, so agents of one history cannot share keys there: a key read on one store would
+     * lack the elements the others appended to theirs, which the checker rightly calls an anomaly.
+     * Member M's keys start at M × 2^52; a resumed agent's shift ({@code AgentRuntime#firstKey},
+     * 2^16 per earlier event) stays below 2^52 for 2^36 earlier events.
+     */
+    static long embeddedFirstKey(HistoryMember shared) {
+        return (long) shared.member() << 52;
     }
 
     private static Workload workloadNamed(String name) {
@@ -318,7 +371,8 @@ final class AgentRunCommand implements Callable<Integer> {
         if (quiet) {
             return;
         }
-        err.printf("isowatch agent %s: %s against %s, %d clients, %s txn/s, %s%s%n", id, o.workload().elleName(),
+        err.printf("isowatch agent %s%s: %s against %s, %d clients, %s txn/s, %s%s%n", id,
+                history == null ? "" : " (member " + member + " of history " + history + ")", o.workload().elleName(),
                 targets.stream().map(JdbcTarget::redact).collect(Collectors.joining(", "))
                         + (readTarget == null ? "" : " (reads on " + JdbcTarget.redact(readTarget) + ")"),
                 o.concurrency(), o.rate() == 0 ? "unlimited" : String.format(Locale.ROOT, "%,.0f", o.rate()),

@@ -3,6 +3,7 @@ package io.isowatch.agent;
 import io.isowatch.agent.client.ClientFactory;
 import io.isowatch.agent.metrics.AgentMetrics;
 import io.isowatch.agent.recorder.EventLog;
+import io.isowatch.agent.recorder.HistoryMember;
 import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.agent.recorder.JsonLinesEventLog;
 import io.isowatch.agent.recorder.TeeEventLog;
@@ -59,11 +60,17 @@ public final class AgentRuntime implements AutoCloseable {
     private final HTTPServer metricsServer;
     /** Events an earlier run recorded into the resumed spool: where this run's numbering starts. */
     private final long earlierEvents;
-    /** Past every process the resumed spool names, and at least {@link #earlierEvents}. */
+    /**
+     * Past every process the resumed spool names, and at least {@link #earlierEvents} for an
+     * agent's own history; in a shared history, in the {@link #member}'s own numbers.
+     */
     private final long firstProcess;
+    /** This agent's place in a shared history, or null. */
+    private final HistoryMember member;
 
     private AgentRuntime(String agentId, HistoryRecorder recorder, ChronicleHistoryLog spool, KafkaShipper shipper,
-                         HTTPServer metricsServer, long earlierEvents, long firstProcess) {
+                         HTTPServer metricsServer, long earlierEvents, long firstProcess, HistoryMember member) {
+        this.member = member;
         this.agentId = agentId;
         this.recorder = recorder;
         this.spool = spool;
@@ -124,21 +131,32 @@ public final class AgentRuntime implements AutoCloseable {
             EventLog log = logs.isEmpty() ? new Discard() : logs.size() == 1 ? logs.get(0) : new TeeEventLog(logs);
             // The agent keeps the agent protocol (decision 0016): its runner invokes through the
             // recorder before each transaction runs, and a crash's open transactions end :info below.
-            HistoryRecorder recorder = HistoryRecorder.builder(id, log).metrics(metrics).firstSequence(earlier)
-                    .declaresAgentProtocol(true).build();
+            HistoryMember member = options.member();
+            HistoryRecorder.Builder builder = HistoryRecorder.builder(id, log).metrics(metrics).firstSequence(earlier)
+                    .declaresAgentProtocol(true).clockOffset(options.clockOffset());
+            if (member != null) {
+                builder.history(member.history(), member.member());
+            }
+            HistoryRecorder recorder = builder.build();
             opened.removeAll(logs); // the recorder closes its logs
             opened.add(0, recorder);
-            long firstProcess = earlier;
+            long firstProcess = member == null ? earlier : 0;
             if (resumed != null) {
+                long maxProcess = resumed.spool().maxProcess();
+                checkMember(options, member, maxProcess);
                 recorder.completeLeftOpen(resumed.spool().open());
                 resumed.reportCompleted(notices);
-                firstProcess = Math.max(earlier, resumed.spool().maxProcess() + 1);
+                // A member's processes continue in its own numbers. They do not start past the event
+                // count as an agent's own do: that would use up the member's 10^9 numbers after as
+                // many events, and past the largest process the spool names is what matters.
+                firstProcess = member == null ? Math.max(earlier, maxProcess + 1)
+                        : maxProcess < 0 ? 0 : member.local(maxProcess) + 1;
             }
             KafkaShipper shipper = options.bootstrapServers() == null ? null
                     : KafkaShipper.start(spool, options.bootstrapServers(), options.topic(),
                             ShipperOptions.defaults().toBuilder().recordFormat(options.recordFormat())
-                                    .build(), metrics, notices);
-            return new AgentRuntime(id, recorder, spool, shipper, server, earlier, firstProcess);
+                                    .history(member == null ? null : member.history()).build(), metrics, notices);
+            return new AgentRuntime(id, recorder, spool, shipper, server, earlier, firstProcess, member);
         } catch (RuntimeException e) {
             Exception failedClose = closeAll(opened);
             if (failedClose != null) {
@@ -178,11 +196,13 @@ public final class AgentRuntime implements AutoCloseable {
      * process the spool names (and past its event count), so none of an earlier run invokes
      * again, least of all one that run left open and this one completed as info; its keys start
      * past every key that run can have touched ({@link #firstKey}), since a fresh store does not
-     * hold them.
+     * hold them: {@code workload}'s first key plus that shift. In a shared history the processes
+     * are the member's own numbers, which the runner maps ({@link HistoryMember}).
      */
     public WorkloadRunner runner(WorkloadOptions workload, ClientFactory clients) {
-        return new WorkloadRunner(workload.toBuilder().firstKey(firstKey(earlierEvents)).build(), clients, recorder)
-                .firstProcess(firstProcess);
+        // Added to the workload's own first key (0 unless the caller keeps members' keys apart, see agent run).
+        return new WorkloadRunner(workload.toBuilder().firstKey(Math.addExact(workload.firstKey(),
+                firstKey(earlierEvents))).build(), clients, recorder).firstProcess(firstProcess);
     }
 
     /**
@@ -280,7 +300,8 @@ public final class AgentRuntime implements AutoCloseable {
             throw first;
         }
         if (clean) {
-            new CleanStop(lastIndex, Math.max(firstProcess - 1, recorder.maxProcess())).write(spool.directory());
+            long before = firstProcess == 0 ? -1 : member == null ? firstProcess - 1 : member.process(firstProcess - 1);
+            new CleanStop(lastIndex, Math.max(before, recorder.maxProcess())).write(spool.directory());
         }
     }
 
@@ -296,6 +317,21 @@ public final class AgentRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * Refuses to continue a spool whose processes belong to another member of the history: its
+     * numbering would collide with that member's.
+     */
+    private static void checkMember(AgentOptions options, HistoryMember member, long maxProcess) {
+        if (member == null || maxProcess < 0 || member.owns(maxProcess)) {
+            return;
+        }
+        throw new IllegalArgumentException("the spool in " + options.spoolDir() + " holds process " + maxProcess
+                + ", which is not one of member " + member.member() + " of history '" + member.history() + "'"
+                + (maxProcess < HistoryMember.STRIDE * (HistoryMember.MAX_MEMBER + 1)
+                        ? " but of member " + maxProcess / HistoryMember.STRIDE : "")
+                + ": continue it as the member that recorded it, or use another spool");
+    }
+
     private static String agentId(AgentOptions options, HistoryEvent last) {
         String asked = options.agentId();
         if (last != null && asked != null && !asked.equals(last.source())) {
@@ -307,6 +343,9 @@ public final class AgentRuntime implements AutoCloseable {
         }
         if (last != null) {
             return last.source();
+        }
+        if (options.member() != null) {
+            return options.member().history() + "-" + options.member().member();
         }
         String host;
         try {

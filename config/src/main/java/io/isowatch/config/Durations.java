@@ -59,6 +59,20 @@ public final class Durations {
         }
     }
 
+    /**
+     * As {@link #parse(String, String, ChronoUnit)}, with an optional leading {@code -} (or
+     * {@code +}) for the few options that shift rather than wait: {@code -250ms}.
+     *
+     * @throws IllegalArgumentException naming the option and the text, with examples
+     */
+    public static Duration parseSigned(String option, String text, ChronoUnit bareUnit) {
+        String t = text.trim();
+        if (t.startsWith("-")) {
+            return parse(option, t.substring(1), bareUnit).negated();
+        }
+        return parse(option, t.startsWith("+") ? t.substring(1) : t, bareUnit);
+    }
+
     /** Whether {@code text} is a number without a unit, whose meaning depends on the option. */
     public static boolean isBareNumber(String text) {
         return BARE.matcher(text).matches();

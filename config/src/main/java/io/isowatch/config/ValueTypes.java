@@ -227,4 +227,27 @@ public final class ValueTypes {
             }
         };
     }
+
+    /**
+     * A duration that may be negative ({@code -250ms}), for an option that shifts something
+     * rather than waits; otherwise as {@link #duration(ChronoUnit)}.
+     */
+    public static ValueType<Duration> signedDuration(ChronoUnit bareUnit) {
+        return new ValueType<>() {
+            @Override
+            public Duration parse(String where, String text) {
+                return Durations.parseSigned(where, text, bareUnit);
+            }
+
+            @Override
+            public String format(Duration value) {
+                return value.isNegative() ? "-" + Durations.format(value.negated()) : Durations.format(value);
+            }
+
+            @Override
+            public String describe() {
+                return "duration, may be negative (bare number: " + Durations.unitName(bareUnit) + ")";
+            }
+        };
+    }
 }

@@ -32,4 +32,18 @@ class DurationsTest {
                     e.getMessage());
         }
     }
+
+    @Test
+    void parseSigned_acceptsALeadingSign_andRoundTripsThroughItsType() {
+        assertEquals(Duration.ofMillis(-250), Durations.parseSigned("d", "-250ms", java.time.temporal.ChronoUnit.SECONDS));
+        assertEquals(Duration.ofSeconds(-2), Durations.parseSigned("d", " -2", java.time.temporal.ChronoUnit.SECONDS));
+        assertEquals(Duration.ofMinutes(1), Durations.parseSigned("d", "+1m", java.time.temporal.ChronoUnit.SECONDS));
+        ValueType<Duration> type = ValueTypes.signedDuration(java.time.temporal.ChronoUnit.SECONDS);
+        for (Duration d : new Duration[] {Duration.ofMillis(-250), Duration.ofSeconds(-90), Duration.ZERO,
+                Duration.ofHours(2)}) {
+            assertEquals(d, type.parse("d", type.format(d)));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Durations.parseSigned("d", "--5s",
+                java.time.temporal.ChronoUnit.SECONDS));
+    }
 }

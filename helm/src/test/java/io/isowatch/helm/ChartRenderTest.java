@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** What {@code helm template} renders for the default, minimal and full value sets. */
+/**
+ * What {@code helm template} renders for the default, minimal and full value sets (and, where it
+ * concerns the checker, the fleet set; the agents of a history are {@link ChartAgentHistoryTest}'s).
+ */
 class ChartRenderTest {
 
     /** The options io.isowatch.job.CheckerJob accepts; anything else makes the job refuse to start. */

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * Renders and lints the chart with the helm embedded in helm-java. Renders of the three named value
+ * Renders and lints the chart with the helm embedded in helm-java. Renders of the named value
  * sets are cached: the chart does not change during a test run.
  */
 final class Charts {
@@ -32,7 +32,9 @@ final class Charts {
     enum ValueSet {
         DEFAULT(null),
         MINIMAL("ci/minimal-values.yaml"),
-        FULL("ci/full-values.yaml");
+        FULL("ci/full-values.yaml"),
+        /** Several agents recording one history: a StatefulSet instead of the agent Deployment. */
+        FLEET("ci/fleet-values.yaml");
 
         final String file;
 

@@ -22,7 +22,7 @@ class HelmLintTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ValueSet.class, names = {"MINIMAL", "FULL"})
+    @EnumSource(value = ValueSet.class, names = {"MINIMAL", "FULL", "FLEET"})
     void lintStrict_ciValueSet_passes(ValueSet set, @TempDir Path tmp) {
         LintResult result = Charts.lintStrict(Charts.chartWithValues(set, tmp));
         assertFalse(result.isFailed(), () -> set + ":\n" + String.join("\n", result.getMessages()));

@@ -4,8 +4,8 @@
  * on the rendered manifests, the values schema's rejections, and validation of the rendered
  * {@code FlinkDeployment} against the Flink Kubernetes Operator's CRD schema.
  *
- * <p>The chart is rendered for three value sets: the defaults, {@code ci/minimal-values.yaml} and
- * {@code ci/full-values.yaml}. Each render is cached per test JVM; one render takes a few tens of
+ * <p>The chart is rendered for four value sets: the defaults, {@code ci/minimal-values.yaml},
+ * {@code ci/full-values.yaml} and {@code ci/fleet-values.yaml} (several agents, one history). Each render is cached per test JVM; one render takes a few tens of
  * milliseconds once the native helm library is loaded.
  */
 package io.isowatch.helm;

@@ -4,6 +4,7 @@ import io.isowatch.agent.client.DefinitelyAbortedException;
 import io.isowatch.agent.client.IndeterminateException;
 import io.isowatch.agent.client.TransactionFailedException;
 import io.isowatch.agent.metrics.AgentMetrics;
+import io.isowatch.history.AtomTable;
 import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +50,16 @@ import java.util.function.LongSupplier;
  * append is read by someone. An append nobody reads can only be placed by the checker when the
  * history ends (decision 0009), so a cycle through it would be reported only then.
  *
+ * <p>One history, several agents ({@link Builder#history}, issue 37): each agent records with
+ * its own recorder, id, log, sequence and process numbering, and its events name the history
+ * ({@link HistoryEvent#inHistory}). The agents' processes and written values must differ across
+ * the history; {@link HistoryMember} gives the rule (member {@code m} owns {@code m × 10⁹ + n})
+ * and the numbering, which the caller applies, since the values reach the database before the
+ * recorder could change them. The recorder checks what one agent can: every process it records
+ * and every integer value an invocation writes is one its member owns, refused with
+ * {@link IllegalArgumentException} before anything is logged. That two agents have different
+ * members, and string values, it cannot check.
+ *
  * <p>Memory: one entry per open transaction, plus one per process retired by {@code info}
  * (kept to refuse its reuse).
  */
@@ -63,6 +75,8 @@ public final class HistoryRecorder implements AutoCloseable {
     private final long start;
     private final long origin;
     private final boolean declaresAgentProtocol;
+    /** This agent's place in a history shared with other agents, or null for its own history. */
+    private final HistoryMember member;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled on every completion, for {@link #retireKey} waiting for a key's writers. */
     private final Condition completedOne = lock.newCondition();
@@ -82,9 +96,16 @@ public final class HistoryRecorder implements AutoCloseable {
         this.clock = b.clock;
         this.nextSequence = b.firstSequence;
         this.declaresAgentProtocol = b.declaresAgentProtocol;
+        this.member = b.member;
         this.start = clock.getAsLong();
-        this.origin = b.timeOrigin != null ? b.timeOrigin
+        long unshifted = b.timeOrigin != null ? b.timeOrigin
                 : b.customClock ? 0 : Math.multiplyExact(System.currentTimeMillis(), 1_000_000L);
+        this.origin = Math.addExact(unshifted, b.clockOffset);
+        if (origin < 0) {
+            throw new IllegalArgumentException("the clock offset of " + b.clockOffset + " ns puts the first time before"
+                    + " 0 (" + origin + " ns): times are nanoseconds since the Unix epoch, or since a test clock's start;"
+                    + " use a smaller negative offset or a later timeOrigin");
+        }
     }
 
     /** A recorder for agent {@code agentId} appending to {@code log}, with the system clock and no metrics. */
@@ -100,6 +121,16 @@ public final class HistoryRecorder implements AutoCloseable {
     /** The id every event of this recorder carries as its source. */
     public String agentId() {
         return agentId;
+    }
+
+    /** This agent's place in a history it records with other agents; empty when it records its own. */
+    public Optional<HistoryMember> member() {
+        return Optional.ofNullable(member);
+    }
+
+    /** The history every event of this recorder belongs to: the shared one's name, else the agent id. */
+    public String history() {
+        return member != null ? member.history() : agentId;
     }
 
     /** Events recorded so far by this recorder. */
@@ -125,10 +156,15 @@ public final class HistoryRecorder implements AutoCloseable {
     /**
      * Records that {@code process} invokes a transaction of {@code ops} (reads unknown).
      *
-     * @throws IllegalStateException when the process has a transaction open or has crashed (info)
+     * @throws IllegalStateException    when the process has a transaction open or has crashed (info)
+     * @throws IllegalArgumentException in a shared history, when the process or an integer value
+     *                                  written is not one this agent's member owns
      */
     public void invoke(long process, List<MicroOp> ops) {
         List<MicroOp> value = List.copyOf(ops);
+        if (member != null) {
+            checkOwned(process, value);
+        }
         lock.lock();
         try {
             if (crashed.contains(process)) {
@@ -327,6 +363,24 @@ public final class HistoryRecorder implements AutoCloseable {
         return writers;
     }
 
+    /** Refuses a process or an integer written value that this agent's member does not own. */
+    private void checkOwned(long process, List<MicroOp> ops) {
+        if (!member.owns(process)) {
+            throw new IllegalArgumentException("process " + process + " is not one of member " + member.member()
+                    + " of history '" + member.history() + "': number this agent's processes with "
+                    + "HistoryMember.process(n), so that no other agent of the history uses them");
+        }
+        for (MicroOp m : ops) {
+            long written = m instanceof MicroOp.Append a ? a.value() : m instanceof MicroOp.Write w ? w.value() : -1;
+            if (!(m instanceof MicroOp.Read) && !AtomTable.isString(written) && !member.owns(written)) {
+                throw new IllegalArgumentException("process " + process + " writes " + written + " to key " + m.key()
+                        + ", not a value of member " + member.member() + " of history '" + member.history()
+                        + "': number the values this agent writes with HistoryMember.value(n), so that no other agent"
+                        + " of the history writes the same one");
+            }
+        }
+    }
+
     /** Whether an open transaction appends to or writes {@code key}. */
     private static boolean writes(Pending pending, long key) {
         for (MicroOp m : pending.invoked()) {
@@ -341,6 +395,9 @@ public final class HistoryRecorder implements AutoCloseable {
     private void append(long now, OpType type, long process, List<MicroOp> value) {
         long sequence = nextSequence;
         HistoryEvent event = new HistoryEvent(agentId, sequence, new Op(sequence, origin + (now - start), type, process, value));
+        if (member != null) {
+            event = event.inHistory(member.history());
+        }
         log.append(sequence == 0 && declaresAgentProtocol ? event.declaringAgentProtocol() : event);
         nextSequence = sequence + 1;
         recorded++;
@@ -373,6 +430,8 @@ public final class HistoryRecorder implements AutoCloseable {
         private Long timeOrigin;
         private long firstSequence;
         private boolean declaresAgentProtocol;
+        private HistoryMember member;
+        private long clockOffset;
 
         private Builder(String agentId, EventLog log) {
             this.agentId = Objects.requireNonNull(agentId, "agentId");
@@ -433,6 +492,31 @@ public final class HistoryRecorder implements AutoCloseable {
          */
         public Builder declaresAgentProtocol(boolean value) {
             this.declaresAgentProtocol = value;
+            return this;
+        }
+
+        /**
+         * Records member {@code member} of the history {@code name}, which several agents record
+         * together, each with its own id: every event names the history, and the recorder refuses
+         * processes and written values the member does not own (see the class comment and
+         * {@link HistoryMember} for the numbering). Without it the agent records its own history,
+         * exactly as before.
+         *
+         * @throws IllegalArgumentException when the name is not a valid history name or the member
+         *                                  is outside 0 to {@value HistoryMember#MAX_MEMBER}
+         */
+        public Builder history(String name, int member) {
+            this.member = new HistoryMember(name, member);
+            return this;
+        }
+
+        /**
+         * Shifts every recorded time by {@code offset} (negative: earlier), as a clock that far
+         * off would. A test and diagnostic aid: it proves that the checker's clock-uncertainty
+         * setting covers agents whose clocks disagree. Zero by default.
+         */
+        public Builder clockOffset(Duration offset) {
+            this.clockOffset = Objects.requireNonNull(offset, "offset").toNanos();
             return this;
         }
 

@@ -7,5 +7,9 @@
  * Jepsen JSON-lines file, memory, or several at once through a tee. Recording never waits on the
  * network; shipping to Kafka happens elsewhere, from the spool. {@code retireKey} records a
  * closing read of a key once every transaction writing it has completed.
+ *
+ * <p>Several agents may record one named history ({@code Builder.history(name, member)}); the
+ * one rule that keeps their processes and written values apart, member M owning
+ * {@code M × 10⁹ + n}, is {@link io.isowatch.agent.recorder.HistoryMember}'s (decision 0021).
  */
 package io.isowatch.agent.recorder;

@@ -35,7 +35,10 @@ import java.util.function.Consumer;
  * binary form, or, with {@link RecordFormat#JSON}, as a Jepsen op map in JSON with {@code agent}
  * and {@code seq} fields ({@link HistoryEventJson}). Headers
  * {@value #AGENT_HEADER} (the agent id, UTF-8) and {@value #SEQ_HEADER} (the sequence in
- * decimal), so a consumer can deduplicate without parsing the value.
+ * decimal), so a consumer can deduplicate without parsing the value; and, when the agent records
+ * a history with others ({@link ShipperOptions#history()}), {@value HistoryEvent#HISTORY_HEADER}
+ * (its name, UTF-8) on every record, which the job keys by. The key stays the agent id: one
+ * agent's events still lie in one partition, in its order.
  *
  * <p><b>Delivery.</b> The producer is idempotent with {@code acks=all}, so retries inside one
  * producer session neither duplicate nor reorder records of a partition. The shipper works in
@@ -264,6 +267,9 @@ public final class KafkaShipper implements AutoCloseable {
                 break;
             }
             internedStrings += OpAtoms.stringCount(event.op());
+            if (options.history() != null) {
+                event = event.inHistory(options.history());
+            }
             p.send(records.record(event, codec.atoms()), callback);
             sent++;
             read++;

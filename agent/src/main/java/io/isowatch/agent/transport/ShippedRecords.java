@@ -16,7 +16,8 @@ import java.util.Objects;
  * the stream benchmark and tests share: key the agent id (UTF-8), value the event in the chosen
  * {@link RecordFormat} (by default the spool's binary form, {@link BinaryEventCodec}; or
  * {@link HistoryEventJson}), headers {@value KafkaShipper#AGENT_HEADER} and
- * {@value KafkaShipper#SEQ_HEADER}, and on a history's first event, when it declares the agent
+ * {@value KafkaShipper#SEQ_HEADER}, {@value HistoryEvent#HISTORY_HEADER} on every event that
+ * names its history ({@link HistoryEvent#namesHistory}: one several agents record together), and on a history's first event, when it declares the agent
  * protocol, {@value HistoryEvent#PROTOCOL_HEADER} = {@value HistoryEvent#AGENT_PROTOCOL}. Not thread-safe.
  *
  * <p><b>Why the agent is the key.</b> The job checks an agent's events as one history, in the
@@ -63,6 +64,10 @@ public final class ShippedRecords {
         headers.add(new RecordHeader(KafkaShipper.AGENT_HEADER, agent));
         headers.add(new RecordHeader(KafkaShipper.SEQ_HEADER,
                 Long.toString(event.sequence()).getBytes(StandardCharsets.US_ASCII)));
+        if (event.namesHistory()) {
+            // Every record, not only the first: the job keys each record by it, and the binary value does not hold it.
+            headers.add(new RecordHeader(HistoryEvent.HISTORY_HEADER, event.history().getBytes(StandardCharsets.UTF_8)));
+        }
         if (event.declaresAgentProtocol()) {
             // The binary form carries the declaration itself; a JSON value has no field for it.
             headers.add(new RecordHeader(HistoryEvent.PROTOCOL_HEADER,

@@ -35,12 +35,18 @@ import java.util.Set;
  *                           1, one warning naming the cause); a missing topic or an unreachable
  *                           broker found at start counts at once. Default 10 s
  * @param stallWarningInterval how often the warning repeats while the stall lasts; default 30 s
+ * @param history            the name of the history the spool's events belong to, when several
+ *                           agents record it together (issue 37): every record then names it in
+ *                           the header {@value io.isowatch.history.HistoryEvent#HISTORY_HEADER}
+ *                           (and a JSON record in its {@code history} field). The spool does not
+ *                           hold the name, since all of one agent's events share it. Null (the
+ *                           default) for the agent's own history: records as before
  */
 public record ShipperOptions(Duration linger, int batchSizeBytes, String compression, int maxEventsPerRound,
                              Duration deliveryTimeout, Duration maxBlock, Duration retryBackoff,
                              Duration maxRetryBackoff, Duration idlePoll, Duration closeTimeout,
                              Map<String, String> producerProperties, RecordFormat recordFormat,
-                             Duration stallTimeout, Duration stallWarningInterval) {
+                             Duration stallTimeout, Duration stallWarningInterval, String history) {
 
     /** Producer settings the shipper owns. */
     static final Set<String> RESERVED = Set.of("enable.idempotence", "acks", "key.serializer", "value.serializer",
@@ -70,6 +76,9 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
         Objects.requireNonNull(recordFormat, "recordFormat");
         positive("stallTimeout", stallTimeout, false);
         positive("stallWarningInterval", stallWarningInterval, false);
+        if (history != null && history.isEmpty()) {
+            throw new IllegalArgumentException("history must be a name or null (the agent's own history), not empty");
+        }
         producerProperties = Map.copyOf(producerProperties);
         for (String key : producerProperties.keySet()) {
             if (RESERVED.contains(key)) {
@@ -91,7 +100,7 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
     public static ShipperOptions defaults() {
         return new ShipperOptions(Duration.ofMillis(5), 256 * 1024, "lz4", 20_000, Duration.ofMinutes(2),
                 Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofMillis(1),
-                Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY, Duration.ofSeconds(10), Duration.ofSeconds(30));
+                Duration.ofSeconds(10), Map.of(), RecordFormat.BINARY, Duration.ofSeconds(10), Duration.ofSeconds(30), null);
     }
 
     /** A builder holding these options, to change some of them. */
@@ -115,6 +124,7 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
         private RecordFormat recordFormat;
         private Duration stallTimeout;
         private Duration stallWarningInterval;
+        private String history;
 
         private Builder(ShipperOptions from) {
             linger = from.linger;
@@ -131,6 +141,13 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
             recordFormat = from.recordFormat;
             stallTimeout = from.stallTimeout;
             stallWarningInterval = from.stallWarningInterval;
+            history = from.history;
+        }
+
+        /** The shared history's name; null for the agent's own. */
+        public Builder history(String value) {
+            history = value;
+            return this;
         }
 
         public Builder linger(Duration value) {
@@ -220,7 +237,7 @@ public record ShipperOptions(Duration linger, int batchSizeBytes, String compres
         public ShipperOptions build() {
             return new ShipperOptions(linger, batchSizeBytes, compression, maxEventsPerRound, deliveryTimeout, maxBlock,
                     retryBackoff, maxRetryBackoff, idlePoll, closeTimeout, producerProperties, recordFormat,
-                    stallTimeout, stallWarningInterval);
+                    stallTimeout, stallWarningInterval, history);
         }
     }
 }

@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Generates Elle-style transactions ({@code wr-txns}): a length uniform in the configured range,
@@ -35,6 +37,8 @@ public final class TransactionGenerator {
     private final WorkloadOptions options;
     private final KeyPool keys;
     private final SplittableRandom random;
+    /** From a key's own value number (the pool's) to the value written: a fleet member's numbering, or none. */
+    private final LongUnaryOperator values;
     /** Retired keys whose closing read is not yet handed out, oldest first. */
     private final ArrayDeque<Long> retired = new ArrayDeque<>();
     /** Keys written and not retired: at most keyCount. */
@@ -43,6 +47,16 @@ public final class TransactionGenerator {
     private ArrayDeque<Long> atEnd;
 
     public TransactionGenerator(WorkloadOptions options) {
+        this(options, LongUnaryOperator.identity());
+    }
+
+    /**
+     * A generator whose written values are {@code values} of the pool's: in a history several
+     * agents record, the member's numbering ({@code HistoryMember#value}), so that no two agents
+     * write the same value to a key. {@code values} must be injective.
+     */
+    public TransactionGenerator(WorkloadOptions options, LongUnaryOperator values) {
+        this.values = Objects.requireNonNull(values, "values");
         this.options = options;
         this.keys = new KeyPool(options.firstKey(), options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
         this.random = new SplittableRandom(options.seed());
@@ -66,7 +80,8 @@ public final class TransactionGenerator {
             long key = keys.key(slot);
             long value = keys.takeValue(slot);
             if (value != KeyPool.RETIRED) {
-                ops.add(appends ? new MicroOp.Append(key, value) : new MicroOp.Write(key, value));
+                long v = values.applyAsLong(value);
+                ops.add(appends ? new MicroOp.Append(key, v) : new MicroOp.Write(key, v));
                 if (options.closingReads()) {
                     written.add(key);
                 }

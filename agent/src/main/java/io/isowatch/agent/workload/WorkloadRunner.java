@@ -4,6 +4,7 @@ import io.isowatch.agent.client.ClientFactory;
 import io.isowatch.agent.client.DatabaseClient;
 import io.isowatch.agent.client.DefinitelyAbortedException;
 import io.isowatch.agent.client.IndeterminateException;
+import io.isowatch.agent.recorder.HistoryMember;
 import io.isowatch.agent.recorder.HistoryRecorder;
 import io.isowatch.history.MicroOp;
 import io.isowatch.history.OpType;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Runs an Elle-style workload: {@link WorkloadOptions#concurrency()} worker threads, each with
@@ -32,6 +34,11 @@ import java.util.function.LongSupplier;
  * continues as process {@code p + concurrency} with a fresh one, so process ids stay unique.
  * Every client is opened with its worker's index, so a factory that spreads clients over several
  * nodes keeps a worker, and each process that replaces another, on one node.
+ * When the recorder records a history shared with other agents ({@link HistoryRecorder#member()}),
+ * these are the member's own numbers: process {@code n} is recorded as
+ * {@link HistoryMember#process(long)}, and the {@code n}-th value written to a key is
+ * {@link HistoryMember#value(long)}, so no two agents of the history share a process or write the
+ * same value to the same key.
  * An unexpected runtime exception from a client is treated the same way (the outcome is unknown)
  * and logged. A failure of the recorder (its log, say) stops the run and is rethrown by
  * {@link #run()}.
@@ -68,6 +75,8 @@ public final class WorkloadRunner {
     private Duration progressInterval = Duration.ofSeconds(1);
     private LongSupplier backlog;
     private long firstProcess;
+    /** From the worker's own process number to the one recorded: the member's numbering, or none. */
+    private final LongUnaryOperator processIds;
 
     private final LongAdder ok = new LongAdder();
     private final LongAdder fail = new LongAdder();
@@ -87,7 +96,10 @@ public final class WorkloadRunner {
         this.options = Objects.requireNonNull(options, "options");
         this.clients = Objects.requireNonNull(clients, "clients");
         this.recorder = Objects.requireNonNull(recorder, "recorder");
-        this.generator = new TransactionGenerator(options);
+        HistoryMember member = recorder.member().orElse(null);
+        this.generator = member == null ? new TransactionGenerator(options)
+                : new TransactionGenerator(options, member::value);
+        this.processIds = member == null ? LongUnaryOperator.identity() : member::process;
         this.rateLimiter = new RateLimiter(options.rate());
         this.noOpenWriters = key -> this.recorder.openWriters(key) == 0;
     }
@@ -108,7 +120,8 @@ public final class WorkloadRunner {
 
     /**
      * Numbers processes from {@code first} (worker {@code w} starts as {@code first + w}); 0 by
-     * default. An agent continuing an earlier run's history starts past every process that run
+     * default. In a shared history, {@code first} is the member's own number, mapped as the class
+     * comment says. An agent continuing an earlier run's history starts past every process that run
      * used, so that no process invokes again after an {@code info}.
      */
     public WorkloadRunner firstProcess(long first) {
@@ -222,13 +235,16 @@ public final class WorkloadRunner {
     private final class Worker {
         private final int index;
         private final AtomicLong processes;
+        /** The worker's own process number; {@link #process} is the one recorded. */
+        long local;
         long process;
         DatabaseClient client;
 
         Worker(int index, AtomicLong processes) {
             this.index = index;
             this.processes = processes;
-            this.process = firstProcess + index;
+            this.local = firstProcess + index;
+            this.process = processIds.applyAsLong(local);
         }
 
         void open() {
@@ -239,7 +255,8 @@ public final class WorkloadRunner {
         void next() {
             client.close();
             client = null;
-            process += options.concurrency();
+            local += options.concurrency();
+            process = processIds.applyAsLong(local);
             processes.incrementAndGet();
             open();
         }

@@ -30,6 +30,20 @@ class BinaryEventCodecTest {
             new MicroOp.Append(1, 2), new MicroOp.Read(1, new long[] {2}), new MicroOp.Write(-1, 300),
             new MicroOp.Read(4, null));
 
+    /**
+     * The spool's form does not change for a named history (issue 37): the name is the agent's,
+     * known from its configuration, and travels beside the record (a Kafka header).
+     */
+    @Test
+    void aNamedHistory_encodesToTheSameBytes_andDecodesUnnamed() {
+        Op op = new Op(0, 5, OpType.INVOKE, 2_000_000_001L, List.of(new MicroOp.Append(3, 2_000_000_001L)));
+        HistoryEvent own = new HistoryEvent("orders-2", 0, op).declaringAgentProtocol();
+        BinaryEventCodec codec = new BinaryEventCodec(new AtomTable());
+        byte[] bytes = codec.encode(own);
+        assertArrayEquals(bytes, codec.encode(own.inHistory("orders")));
+        assertEquals(own, codec.decode(bytes));
+    }
+
     @Test
     void encode_smallIntegerEvent_writesTheDocumentedLayout() {
         byte[] bytes = new BinaryEventCodec(new AtomTable()).encode(SMALL);

@@ -161,6 +161,9 @@ class HistoryReaderTest {
             assertEquals(plain, reader.next());
         }
         assertEquals("orders", identity.history(), "the general reader unescapes it");
+        try (HistoryReader reader = HistoryReader.ofJson("t-0@5", bytes(op + "\"history\":\"orders\"}"), atoms)) {
+            assertEquals(plain, reader.next(), "a reader that wants no identity skips the field, as check does");
+        }
         try (HistoryReader reader = HistoryReader.ofJson("t-0@3", bytes(op + "\"history\":7}"), atoms, identity)) {
             reader.next();
         }

@@ -35,6 +35,12 @@ import java.util.HexFormat;
  *       binary records, and what any other producer may write.</li>
  * </ul>
  *
+ * <p>The history a record belongs to (issue 37: several agents recording one history) is the
+ * JSON value's {@code history} field, else the header {@value HistoryEvent#HISTORY_HEADER} (how
+ * the agent names it beside a binary value, which does not hold it); the event then
+ * {@link HistoryEvent#inHistory names} it. A record with neither belongs to its agent's own
+ * history, as before ({@link HistoryEvent#history()} is then the agent id).
+ *
  * <p>A record that is not a readable event never fails the job: it is emitted as a
  * {@link Either#Left} {@link DeadLetter} carrying its text, topic, partition and offset and an
  * error naming the field and value at fault; a later operator routes it to the dead-letter
@@ -115,7 +121,8 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             }
             String agent = agent(record);
             long seq = seq(record);
-            Either<DeadLetter, HistoryEvent> event = event(record, agent, seq, op);
+            String history = jsonHistory(record);
+            Either<DeadLetter, HistoryEvent> event = named(event(record, agent, seq, op), history);
             return event.isRight() && declaresAgentProtocol(record, seq)
                     ? Either.Right(event.right().declaringAgentProtocol()) : event;
         } catch (Malformed | HistoryFormatException | IllegalArgumentException e) {
@@ -139,10 +146,18 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
         } catch (BinaryFormatException e) {
             return deadLetter(record, "binary event record, at byte " + e.offset() + ": " + e.getMessage());
         }
-        if (decoded.encoding() != null && decoded.op().time() >= 0) {
-            return Either.Right(decoded); // integers only: the record's bytes travel on as they came
+        String history;
+        try {
+            history = header(record, HistoryEvent.HISTORY_HEADER);
+        } catch (Malformed e) {
+            return deadLetter(record, e.getMessage());
         }
-        Either<DeadLetter, HistoryEvent> event = event(record, decoded.source(), decoded.sequence(), decoded.op());
+        if (decoded.encoding() != null && decoded.op().time() >= 0) {
+            // integers only: the record's bytes travel on as they came
+            return named(Either.Right(decoded), history);
+        }
+        Either<DeadLetter, HistoryEvent> event = named(event(record, decoded.source(), decoded.sequence(), decoded.op()),
+                history);
         return event.isRight() && decoded.declaresAgentProtocol() ? Either.Right(event.right().declaringAgentProtocol()) : event;
     }
 
@@ -171,6 +186,23 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
     private Either<DeadLetter, HistoryEvent> deadLetter(ConsumerRecord<byte[], byte[]> record, String error) {
         malformed.inc();
         return Either.Left(deadLetterValue(record, error));
+    }
+
+    /** The event in the history {@code history}, unless null (its agent's own) or a dead letter already. */
+    private Either<DeadLetter, HistoryEvent> named(Either<DeadLetter, HistoryEvent> event, String history) {
+        return history == null || event.isLeft() ? event : Either.Right(event.right().inHistory(history));
+    }
+
+    /** The op map's {@code history} field, else the {@value HistoryEvent#HISTORY_HEADER} header, else null. */
+    private String jsonHistory(ConsumerRecord<byte[], byte[]> record) {
+        if (shipped.hasHistory()) {
+            if (shipped.history() == null || shipped.history().isEmpty()) {
+                throw new Malformed("field \"history\": expected the history's name, a non-empty string, got "
+                        + shipped.historyText());
+            }
+            return shipped.history();
+        }
+        return header(record, HistoryEvent.HISTORY_HEADER);
     }
 
     /** The op map's {@code agent} field, else the {@code agent} header. */
@@ -237,7 +269,11 @@ public final class HistoryRecordDeserializer implements KafkaRecordDeserializati
             return null;
         }
         Header h = record.headers().lastHeader(name);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        String value = h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        if (value != null && value.isEmpty() && name.equals(HistoryEvent.HISTORY_HEADER)) {
+            throw new Malformed("header \"" + name + "\": empty; it names the history the record belongs to");
+        }
+        return value;
     }
 
     @Override

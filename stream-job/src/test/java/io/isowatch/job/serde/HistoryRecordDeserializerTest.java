@@ -258,4 +258,59 @@ class HistoryRecordDeserializerTest {
         byte[] value = new BinaryEventCodec(new AtomTable()).encode(Events.invoke("a", 0, 1, 10).declaringAgentProtocol());
         assertTrue(deserializer.decode(binaryRecord(3, value)).right().declaresAgentProtocol());
     }
+
+    // ---- the history a record belongs to (issue 37) ----
+
+    private static final String OP_MAP = "{\"index\":0,\"time\":1000,\"type\":\"invoke\",\"process\":1,\"f\":\"txn\","
+            + "\"value\":[[\"append\",1,2]],\"agent\":\"orders-1\",\"seq\":0";
+
+    private static <R extends ConsumerRecord<byte[], byte[]>> R withHistoryHeader(R r, String history) {
+        r.headers().add(HistoryEvent.HISTORY_HEADER, history.getBytes(StandardCharsets.UTF_8));
+        return r;
+    }
+
+    @Test
+    void decode_binaryRecordWithTheHistoryHeader_namesTheHistory_andKeepsItsBytes() {
+        HistoryEvent sent = new HistoryEvent("orders-1", 3, new Op(3, 7_000, OpType.OK, 1_000_000_001L,
+                List.of(new MicroOp.Append(4, 1_000_000_005L))));
+        byte[] value = new BinaryEventCodec(new AtomTable()).encode(sent);
+        HistoryEvent got = deserializer.decode(withHistoryHeader(binaryRecord(0, value), "orders")).right();
+        assertEquals("orders", got.history());
+        assertEquals("orders-1", got.source());
+        assertEquals(sent.inHistory("orders"), got);
+        assertSame(value, got.encoding());
+    }
+
+    @Test
+    void decode_binaryRecordWithStrings_andTheHistoryHeader_namesTheHistory() {
+        AtomTable atoms = new AtomTable();
+        HistoryEvent sent = new HistoryEvent("orders-1", 0, new Op(0, 7_000, OpType.INVOKE, 1,
+                List.of(new MicroOp.Append(atoms.ofString("k"), 1)))).declaringAgentProtocol();
+        HistoryEvent got = deserializer.decode(withHistoryHeader(binaryRecord(0,
+                new BinaryEventCodec(atoms).encode(sent)), "orders")).right();
+        assertEquals("orders", got.history());
+        assertTrue(got.declaresAgentProtocol());
+    }
+
+    @Test
+    void decode_jsonHistory_fromTheField_elseTheHeader_elseTheAgentsOwn() {
+        assertEquals("orders", deserializer.decode(record(0, OP_MAP + ",\"history\":\"orders\"}")).right().history());
+        assertEquals("from-field", deserializer.decode(withHistoryHeader(record(1,
+                OP_MAP + ",\"history\":\"from-field\"}"), "from-header")).right().history());
+        assertEquals("from-header", deserializer.decode(withHistoryHeader(record(2, OP_MAP + "}"), "from-header"))
+                .right().history());
+        HistoryEvent own = deserializer.decode(record(3, OP_MAP + "}")).right();
+        assertEquals("orders-1", own.history(), "without a name, the agent's own history, as before");
+        assertTrue(!own.namesHistory());
+    }
+
+    @Test
+    void decode_aHistoryThatIsNoName_isADeadLetter() {
+        assertTrue(deadLetter(OP_MAP + ",\"history\":5}").error().startsWith("field \"history\": expected the history's"
+                + " name, a non-empty string, got 5"));
+        assertTrue(deadLetter(OP_MAP + ",\"history\":\"\"}").error().contains("field \"history\""));
+        Either<DeadLetter, HistoryEvent> empty = deserializer.decode(withHistoryHeader(binaryRecord(0,
+                new BinaryEventCodec(new AtomTable()).encode(Events.ok("a", 1, 1, 5)) ), ""));
+        assertTrue(empty.isLeft() && empty.left().error().startsWith("header \"history\": empty"), String.valueOf(empty));
+    }
 }

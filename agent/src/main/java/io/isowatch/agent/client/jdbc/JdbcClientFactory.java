@@ -31,7 +31,11 @@ import java.util.concurrent.atomic.LongAdder;
  * and an append, a write and a read succeed), so a misconfigured run stops at once with one
  * message naming the cause and the server, never a stack trace. It empties the two tables
  * isowatch owns on the primary, so that every key of the new run starts empty, as the workload
- * assumes, and waits until every other server shows them empty too.
+ * assumes, and waits until every other server shows them empty too. Agents that record one
+ * history together share the tables, so they keep them instead
+ * ({@link #connect(JdbcTopology, boolean)}): one agent emptying them at its start, or at a
+ * restart, would delete rows the others wrote and then read, which the checker would rightly
+ * report as lost writes.
  *
  * <p>Thread-safe. It also counts how transactions failed ({@link #failureCounts()}), by outcome
  * and SQLSTATE, e.g. {@code fail 40001}.
@@ -79,37 +83,59 @@ public final class JdbcClientFactory implements ClientFactory {
      * @throws IllegalStateException with a one-line message naming the cause and the server
      */
     public static JdbcClientFactory connect(JdbcTopology topology) {
-        return connect(topology, CATCH_UP);
+        return connect(topology, CATCH_UP, true);
+    }
+
+    /**
+     * As {@link #connect(JdbcTopology)}; with {@code emptyTables} false, the tables are created
+     * if missing and their rows kept, and the other servers need only show the tables. For the
+     * agents of one history (issue 37), which share the tables: the history must then begin on
+     * tables without another run's rows (a new table prefix, or tables emptied beforehand), as
+     * such rows would read as values nobody wrote.
+     */
+    public static JdbcClientFactory connect(JdbcTopology topology, boolean emptyTables) {
+        return connect(topology, CATCH_UP, emptyTables);
     }
 
     /** {@link #connect(JdbcTopology)}, waiting at most {@code catchUp} for each other server. */
     static JdbcClientFactory connect(JdbcTopology topology, Duration catchUp) {
+        return connect(topology, catchUp, true);
+    }
+
+    private static JdbcClientFactory connect(JdbcTopology topology, Duration catchUp, boolean emptyTables) {
         Objects.requireNonNull(topology, "topology");
-        String[] primary = prepare(topology.primary());
+        String[] primary = prepare(topology.primary(), emptyTables);
         Set<String> checked = new HashSet<>(Set.of(topology.primary().url()));
         for (JdbcTarget node : topology.nodes()) {
             if (checked.add(node.url())) {
-                check(node, false, catchUp);
+                check(node, false, catchUp, emptyTables);
             }
         }
-        String readIsolation = topology.readNode() == null ? null : check(topology.readNode(), true, catchUp);
+        String readIsolation = topology.readNode() == null ? null
+                : check(topology.readNode(), true, catchUp, emptyTables);
         return new JdbcClientFactory(topology, primary[0], primary[1], readIsolation);
     }
 
-    /** Creates and empties the tables and runs the test transaction; returns {description, isolation}. */
-    private static String[] prepare(JdbcTarget target) {
+    /**
+     * Creates the tables if missing, empties them if asked, and runs the test transaction;
+     * returns {description, isolation}.
+     */
+    private static String[] prepare(JdbcTarget target, boolean emptyTables) {
         String step = "connect";
         try (Connection c = open(target)) {
             String description = c.getMetaData().getDatabaseProductName() + " "
                     + c.getMetaData().getDatabaseProductVersion();
-            step = "create and empty the tables " + target.appendTable() + " and " + target.registerTable();
+            step = (emptyTables ? "create and empty the tables " : "create the tables ") + target.appendTable() + " and "
+                    + target.registerTable();
             c.setAutoCommit(true);
             Dialect d = target.dialect();
             try (Statement s = c.createStatement()) {
                 createTable(s, d, d.createAppendTable(target.appendTable()));
                 createTable(s, d, d.createRegisterTable(target.registerTable()));
-                s.execute("DELETE FROM " + target.appendTable());
-                s.execute("DELETE FROM " + target.registerTable());
+                if (emptyTables) {
+                    s.execute("DELETE FROM " + target.appendTable());
+                    s.execute("DELETE FROM " + target.registerTable());
+                }
             }
             step = "run a test transaction at " + target.isolation().cliName();
             configure(c, target);
@@ -125,12 +151,12 @@ public final class JdbcClientFactory implements ClientFactory {
      * Waits until {@code server} shows both tables empty, then runs the test transaction there
      * (read-only for the read target); returns the session's isolation level as the server names it.
      */
-    private static String check(JdbcTarget server, boolean readOnly, Duration catchUp) {
+    private static String check(JdbcTarget server, boolean readOnly, Duration catchUp, boolean emptyTables) {
         String step = "connect";
         try (Connection c = open(server)) {
-            step = "see the tables the first --target created and emptied";
+            step = "see the tables the first --target created" + (emptyTables ? " and emptied" : "");
             c.setAutoCommit(true);
-            awaitEmptyTables(c, server, catchUp);
+            awaitTables(c, server, catchUp, emptyTables);
             step = "run a" + (readOnly ? " read-only" : "") + " test transaction at " + server.isolation().cliName()
                     + (readOnly ? " (--read-isolation sets the read target's level)" : "");
             configure(c, server);
@@ -143,10 +169,11 @@ public final class JdbcClientFactory implements ClientFactory {
     }
 
     /**
-     * Polls until both tables exist and are empty on {@code server}, for at most {@code catchUp}:
-     * a replica replays the primary's CREATE and DELETE a little later.
+     * Polls until both tables exist and, if {@code empty}, are empty on {@code server}, for at
+     * most {@code catchUp}: a replica replays the primary's CREATE and DELETE a little later.
      */
-    private static void awaitEmptyTables(Connection c, JdbcTarget server, Duration catchUp) throws SQLException {
+    private static void awaitTables(Connection c, JdbcTarget server, Duration catchUp, boolean empty)
+            throws SQLException {
         long deadline = System.nanoTime() + catchUp.toNanos();
         while (true) {
             long rows;
@@ -158,7 +185,7 @@ public final class JdbcClientFactory implements ClientFactory {
                 }
                 rows = -1; // the tables are not there yet
             }
-            if (rows == 0) {
+            if (empty ? rows == 0 : rows >= 0) {
                 return;
             }
             if (System.nanoTime() > deadline) {
