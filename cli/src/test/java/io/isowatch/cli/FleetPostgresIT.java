@@ -151,7 +151,7 @@ class FleetPostgresIT {
 
     /**
      * Runs one agent process per clock offset, members 0.. of {@code history}, to completion.
-     * Member 0 starts first and empties the tables; the others join once it is recording.
+     * Member 0 starts first and creates the history's tables; the others join once it is recording.
      */
     private List<Path> runFleet(String history, String isolation, List<String> offsets, InJvmKafka kafka,
                                 String topic) throws Exception {
@@ -164,6 +164,8 @@ class FleetPostgresIT {
                 AgentRun agent = AgentRun.start(dir.resolve(history + "-" + member + ".err"), List.of("agent", "run",
                         "--target", url, "--user", "postgres", "--isolation", isolation, "--history", history,
                         "--member", Integer.toString(member), "--clock-offset", offsets.get(member),
+                        // A history begins on tables without another run's rows (decision 0021).
+                        "--table-prefix", history.replace('-', '_'),
                         "--bootstrap-servers", kafka.bootstrapServers(), "--topic", topic,
                         "--spool-dir", dir.resolve(history + "-spool-" + member).toString(),
                         "--history-out", out.toString(), "--txns", "600", "--rate", "0", "--concurrency", "4",
