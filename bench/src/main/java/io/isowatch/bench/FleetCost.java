@@ -47,6 +47,11 @@ public final class FleetCost {
                 .keyCount(100).faultRates(0.02, 0.01).seed(7).build();
         List<Op> ops = ListAppendGenerator.generate(generator);
         List<AgentMerge.Merged> merged = split(ops, clients, agents, epsilon);
+        double spanMs = (ops.get(ops.size() - 1).time() - ops.get(0).time()) / 1e6;
+        // What the clocks' spread means here: how many transactions the merge may take out of
+        // their true order (the generator's clock runs far faster than a real store's).
+        System.out.printf(Locale.ROOT, "history: %,.1f ms of simulated time, %,.0f txns per ms; the clocks' spread of"
+                + " %,d µs covers about %,.0f txns%n", spanMs, txns / spanMs, epsilon / 1_000, txns / spanMs * epsilon / 1e6);
         for (int r = 0; r < repeats; r++) {
             run("one agent", ops, null, epsilon);
             run(agents + " agents", null, merged, epsilon);
