@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.anomaly.ConsistencyModel;
+import io.isowatch.checker.CheckerDeclarations;
 import io.isowatch.checker.CheckerOptions;
 import io.isowatch.checker.HistoryViolationException;
 import io.isowatch.checker.Validity;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Parameters;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -51,6 +53,9 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--parse-only", descriptionKey = "parse-only")
     boolean parseOnly;
 
+    @Option(names = "--clock-uncertainty", descriptionKey = "clock-uncertainty", paramLabel = "D")
+    String clockUncertainty;
+
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "History files.")
     List<Path> files;
 
@@ -67,6 +72,11 @@ final class CheckCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // Given, not defaulted: several files without it stay several histories (elle-cli's meaning).
+        boolean fleet = spec.commandLine().getParseResult().hasMatchedOption("--clock-uncertainty");
+        if (fleet && files.size() > 1 && !parseOnly) {
+            return checkFleet(options, out, err);
+        }
         boolean anyInvalid = false;
         boolean anyError = false;
         for (Path file : files) {
@@ -122,6 +132,55 @@ final class CheckCommand implements Callable<Integer> {
             out.flush();
         }
         return anyError ? ExitCodes.ERROR : anyInvalid ? ExitCodes.INVALID : ExitCodes.VALID;
+    }
+
+    /**
+     * Several files given with {@code --clock-uncertainty}: one history recorded by several
+     * agents, one file each (decision 0021), checked as one and printed as one verdict, under
+     * the files' names joined by commas. Without the flag, several files stay several histories,
+     * as in elle-cli; one file is one agent, checked as ever.
+     */
+    private int checkFleet(CheckerOptions options, PrintWriter out, PrintWriter err) {
+        Duration epsilon;
+        try {
+            epsilon = CheckerDeclarations.CLOCK_UNCERTAINTY.parseFlag("--clock-uncertainty", clockUncertainty);
+            CheckerDeclarations.CLOCK_UNCERTAINTY.type().check("--clock-uncertainty", epsilon);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        String label = String.join(",", files.stream().map(Path::toString).toList());
+        try {
+            HistoryCheck.Result result = new FleetCheck(options, epsilon, flags.quiet ? null : err).run(files, label);
+            String leftOut = HistoryCheck.leftOutLine(result.leftOut());
+            if (leftOut != null) {
+                err.println("isowatch check: " + label + ": " + leftOut);
+            }
+            Notation notation = Notation.of(options.workload());
+            flags.print(out, Path.of(label), result.verdict(), result.atoms(), result.seconds(), notation);
+            if (directory != null) {
+                Pictures.Drawn drawn = Pictures.write(directory, result.verdict(), result.atoms(),
+                        maxPlotBytes == null ? Long.MAX_VALUE : maxPlotBytes, notation);
+                Report.write(directory, label, result.verdict(), result.atoms(),
+                        ConsistencyModel.names(options.consistencyModels()), drawn.svgs(), notation);
+            }
+            out.flush();
+            return result.verdict().valid() == Validity.FALSE ? ExitCodes.INVALID : ExitCodes.VALID;
+        } catch (FleetCheck.AgentFailure e) {
+            err.println("isowatch check: " + e.file + ": " + e.getMessage());
+        } catch (HistoryFormatException | HistoryViolationException e) {
+            err.println("isowatch check: " + label + ": " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            err.println("isowatch check: " + label + ": " + IoFailures.describe(e.getCause()));
+        } catch (OutOfMemoryError e) {
+            out.flush();
+            err.println("isowatch check: " + FatalErrors.outOfMemory("checking " + label));
+        } catch (CheckFailure e) {
+            err.println("isowatch check: " + label + ": " + FatalErrors.bug(e.where(), e.getCause()));
+        } catch (RuntimeException | StackOverflowError e) {
+            err.println("isowatch check: " + label + ": " + FatalErrors.bug("writing its verdict", e));
+        }
+        out.flush();
+        return ExitCodes.ERROR;
     }
 
     private Path outputDirectory(Path file) {

@@ -183,6 +183,11 @@ public final class FindingJson {
             JsonParts.op(g, s.from().completion(), atoms, n);
             g.writeFieldName("b");
             JsonParts.op(g, JsonParts.invocation(s.to(), rt.invokedIndex(), rt.invokedTime()), atoms, n);
+            if (rt.agents() != null) { // isowatch's own fields: Elle knows one clock only
+                g.writeStringField("a-agent", rt.agents().completedOn());
+                g.writeStringField("b-agent", rt.agents().invokedOn());
+                g.writeNumberField("clock-uncertainty-ns", rt.agents().clockUncertaintyNanos());
+            }
         }
         g.writeEndObject();
     }

@@ -66,8 +66,21 @@ public final class StepText {
             return "process " + p.process() + " executed " + a + " before " + b;
         }
         Evidence.Realtime rt = (Evidence.Realtime) ev;
-        return a + " completed at index " + rt.completedIndex() + "," + realtimeGap(rt)
-                + " before the invocation of " + b + ", at index " + rt.invokedIndex();
+        Evidence.Agents on = rt.agents();
+        if (on == null) {
+            return a + " completed at index " + rt.completedIndex() + "," + realtimeGap(rt)
+                    + " before the invocation of " + b + ", at index " + rt.invokedIndex();
+        }
+        // Two agents' clocks: the gap is what makes the order certain, so it is said in full.
+        return a + " completed at index " + rt.completedIndex() + " on agent " + on.completedOn() + ","
+                + realtimeGap(rt) + " before the invocation of " + b + ", at index " + rt.invokedIndex()
+                + " on agent " + on.invokedOn() + ": more than the clock uncertainty of "
+                + uncertainty(on.clockUncertaintyNanos());
+    }
+
+    /** A clock uncertainty for a sentence: {@code 100 ms}, {@code 0.25 ms}, {@code 0 ms}. */
+    static String uncertainty(long nanos) {
+        return new java.math.BigDecimal(nanos).movePointLeft(6).stripTrailingZeros().toPlainString() + " ms";
     }
 
     /**
@@ -89,7 +102,8 @@ public final class StepText {
 
     /**
      * A short label for a picture's edge: {@code ww 255: 8 < 9}, {@code wr 255: 8},
-     * {@code rw 256: nil < 3}, {@code process 3}, {@code realtime 12 < 15}.
+     * {@code rw 256: nil < 3}, {@code process 3}, {@code realtime 12 < 15} (between two agents of a
+     * fleet {@code realtime 12@a < 15@b}).
      */
     public static String label(Evidence ev, AtomTable atoms) {
         if (ev instanceof Evidence.WriteWrite ww) {
@@ -107,6 +121,10 @@ public final class StepText {
             return "process " + p.process();
         }
         Evidence.Realtime rt = (Evidence.Realtime) ev;
+        if (rt.agents() != null) {
+            return "realtime " + rt.completedIndex() + "@" + rt.agents().completedOn() + " < " + rt.invokedIndex()
+                    + "@" + rt.agents().invokedOn();
+        }
         return "realtime " + rt.completedIndex() + " < " + rt.invokedIndex();
     }
 

@@ -73,6 +73,8 @@ public final class VerdictCodec {
     private static final int RW = 2;
     private static final int PROCESS = 3;
     private static final int REALTIME = 4;
+    /** A realtime edge between two agents of a fleet (decision 0021); a reader from before it refuses the tag. */
+    private static final int REALTIME_ACROSS = 5;
 
     private static final int INTEGER = 0;
     private static final int STRING = 1;
@@ -279,11 +281,16 @@ public final class VerdictCodec {
                 out.writeLong(p.process());
             } else {
                 Evidence.Realtime rt = (Evidence.Realtime) e;
-                out.writeByte(REALTIME);
+                out.writeByte(rt.agents() == null ? REALTIME : REALTIME_ACROSS);
                 out.writeLong(rt.completedIndex());
                 out.writeLong(rt.completedTime());
                 out.writeLong(rt.invokedIndex());
                 out.writeLong(rt.invokedTime());
+                if (rt.agents() != null) {
+                    string(rt.agents().completedOn());
+                    string(rt.agents().invokedOn());
+                    out.writeLong(rt.agents().clockUncertaintyNanos());
+                }
             }
         }
 
@@ -427,6 +434,8 @@ public final class VerdictCodec {
                 case RW -> new Evidence.ReadWrite(atom(), in.readBoolean(), atom(), atom());
                 case PROCESS -> new Evidence.Process(in.readLong());
                 case REALTIME -> new Evidence.Realtime(in.readLong(), in.readLong(), in.readLong(), in.readLong());
+                case REALTIME_ACROSS -> new Evidence.Realtime(in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                        new Evidence.Agents(string(), string(), in.readLong()));
                 default -> throw new IOException("unknown evidence tag " + tag + " in a verdict");
             };
         }

@@ -138,6 +138,22 @@ class FindingJsonTest {
     }
 
     @Test
+    void write_realtimeBetweenAgents_addsTheAgentsAndTheUncertainty_onlyThere() {
+        Txn t1 = ok(1, 12, 0, "a:9:1");
+        Txn t2 = ok(2, 20, 1, "r:9:");
+        Finding.Cycle c = new Finding.Cycle(AnomalyType.G_SINGLE_ITEM_REALTIME, List.of(
+                step(t2, t1, new Evidence.ReadWrite(9, true, 0, 1)),
+                step(t1, t2, new Evidence.Realtime(12, 3000, 19, 90_000,
+                        new Evidence.Agents("host-a", "host-b", 10_000)))));
+        List<Object> steps = arr(obj(parse(FindingJson.toJson(c, atoms))).get("steps"));
+        Map<String, Object> rt = obj(steps.get(1));
+        assertEquals("host-a", rt.get("a-agent"));
+        assertEquals("host-b", rt.get("b-agent"));
+        assertEquals(10_000L, rt.get("clock-uncertainty-ns"));
+        assertTrue(!obj(steps.get(0)).containsKey("a-agent"));
+    }
+
+    @Test
     void write_g1a_hasOpMopWriterElement() {
         Txn writer = txn(1, 3, 300, OpType.FAIL, 0, "a:5:2");
         Txn reader = ok(2, 8, 1, "a:6:1 r:5:1,2");

@@ -77,6 +77,20 @@ class FindingTextTest {
     }
 
     @Test
+    void realtime_betweenTwoAgents_namesThemAndTheUncertaintyExceeded() {
+        Txn a = ok(1, 12, 0, "a:1:1");
+        Txn b = ok(2, 16, 1, "r:1:1");
+        Evidence.Realtime rt = new Evidence.Realtime(12, 1_000_000, 15, 151_000_000,
+                new Evidence.Agents("a.jsonl", "b.jsonl", 100_000_000));
+        assertEquals("T1 completed at index 12 on agent a.jsonl, 0.150 seconds before the invocation of T2, at index 15"
+                + " on agent b.jsonl: more than the clock uncertainty of 100 ms",
+                StepText.render(step(a, b, rt), "T1", "T2", atoms));
+        assertEquals("realtime 12@a.jsonl < 15@b.jsonl", StepText.label(rt, atoms));
+        assertEquals("0.25 ms", StepText.uncertainty(250_000));
+        assertEquals("0 ms", StepText.uncertainty(0));
+    }
+
+    @Test
     void realtime_unknownTime_saysNothingAboutTheGapAsElleDoes() {
         Txn a = ok(1, 12, 0, "a:1:1");
         Txn b = ok(2, 16, 1, "r:1:1");

@@ -66,6 +66,31 @@ class VerdictCodecTest {
     }
 
     @Test
+    void readBack_aFleetVerdict_keepsTheAgentsOfARealtimeStep() throws IOException {
+        AtomTable atoms = new AtomTable();
+        IncrementalChecker checker = new IncrementalChecker(io.isowatch.checker.CheckerOptions.defaults(), atoms);
+        checker.checkAsFleet(java.time.Duration.ofMillis(10), List.of("host-a", "host-b"));
+        long ms = 1_000_000;
+        int[] agent = {0, 0, 1, 1, 0, 0};
+        Op[] ops = {
+            new Op(0, 990 * ms, io.isowatch.history.OpType.INVOKE, 1, List.of(new MicroOp.Append(1, 1))),
+            new Op(1, 1000 * ms, io.isowatch.history.OpType.OK, 1, List.of(new MicroOp.Append(1, 1))),
+            new Op(2, 1050 * ms, io.isowatch.history.OpType.INVOKE, 2, List.of(new MicroOp.Read(1, null))),
+            new Op(3, 1051 * ms, io.isowatch.history.OpType.OK, 2, List.of(new MicroOp.Read(1, new long[0]))),
+            new Op(4, 1052 * ms, io.isowatch.history.OpType.INVOKE, 1, List.of(new MicroOp.Read(1, null))),
+            new Op(5, 1053 * ms, io.isowatch.history.OpType.OK, 1, List.of(new MicroOp.Read(1, new long[] {1}))),
+        };
+        for (int i = 0; i < ops.length; i++) {
+            checker.accept(ops[i], agent[i]);
+        }
+        Verdict v = checker.finish();
+        assertEquals(Validity.FALSE, v.valid());
+        assertTrue(VerdictText.render(v, atoms).contains("on agent host-b: more than the clock uncertainty of 10 ms"),
+                VerdictText.render(v, atoms));
+        assertReadsBack(v, atoms);
+    }
+
+    @Test
     void read_emptyValidVerdict_keepsStats() throws IOException {
         Verdict v = new Verdict(Validity.TRUE, List.of(), Map.of(), new TreeSet<>(), new TreeSet<>(),
                 new Verdict.Stats(3, 2, 1, 0, 6, 4));

@@ -47,12 +47,37 @@ public sealed interface Evidence {
         }
     }
 
-    /** The source completed (at {@code completedIndex}) before the target was invoked. */
-    record Realtime(long completedIndex, long completedTime, long invokedIndex, long invokedTime)
+    /**
+     * The source completed (at {@code completedIndex}) before the target was invoked.
+     * {@code agents} is null when both ran on one agent (any history of one agent); for two
+     * agents of a fleet it names them, and the invocation came more than the clock uncertainty
+     * after the completion (decision 0021).
+     */
+    record Realtime(long completedIndex, long completedTime, long invokedIndex, long invokedTime, Agents agents)
             implements Evidence {
+        /** Both transactions ran on one agent. */
+        public Realtime(long completedIndex, long completedTime, long invokedIndex, long invokedTime) {
+            this(completedIndex, completedTime, invokedIndex, invokedTime, null);
+        }
+
         @Override
         public EdgeKind kind() {
             return EdgeKind.REALTIME;
+        }
+    }
+
+    /**
+     * The two agents of a realtime edge between agents: the source completed on
+     * {@code completedOn}, the target was invoked on {@code invokedOn}, and the clocks of any two
+     * agents differ by at most {@code clockUncertaintyNanos}.
+     */
+    record Agents(String completedOn, String invokedOn, long clockUncertaintyNanos) {
+        public Agents {
+            java.util.Objects.requireNonNull(completedOn, "completedOn");
+            java.util.Objects.requireNonNull(invokedOn, "invokedOn");
+            if (clockUncertaintyNanos < 0) {
+                throw new IllegalArgumentException("clock uncertainty must be >= 0, got " + clockUncertaintyNanos);
+            }
         }
     }
 }

@@ -75,9 +75,26 @@ public final class CheckerDeclarations {
                     + "seconds to the job")
             .flags(List.of("-s", "--cycle-search-timeout"), CHECK, REPLAY).job().build();
 
+    /**
+     * 100 ms by default (decision 0021): NTP over the public internet keeps a host within tens of
+     * milliseconds, so two hosts may differ by about twice that; chrony on a LAN keeps them within
+     * a millisecond. Too large an uncertainty only loses realtime edges (fewer findings); too small
+     * a one can make a realtime anomaly out of a clock difference, a false alarm, the worst error a
+     * checker can make. So the default leans large.
+     */
+    public static final OptionDeclaration<Duration> CLOCK_UNCERTAINTY = OptionDeclaration
+            .key("clock-uncertainty", ValueTypes.duration(ChronoUnit.SECONDS))
+            .defaultValue(Duration.ofMillis(100))
+            .doc("how far apart the clocks of two agents recording one history may be: transactions of different "
+                    + "agents are ordered in real time only when one was invoked more than this after the other "
+                    + "completed (decision 0021); for `check`, several files given with it are one history, one "
+                    + "file per agent")
+            .flags(List.of("--clock-uncertainty"), CHECK).build();
+
     /** Every checker option, in the docs' order. */
     public static final List<OptionDeclaration<?>> ALL = List.of(WORKLOAD, CONSISTENCY_MODELS, ANOMALIES, WFR_KEYS,
-            SEQUENTIAL_KEYS, LINEARIZABLE_KEYS, REORDER_WINDOW, CYCLE_SEARCH_BUDGET, CYCLE_SEARCH_TIMEOUT);
+            SEQUENTIAL_KEYS, LINEARIZABLE_KEYS, REORDER_WINDOW, CYCLE_SEARCH_BUDGET, CYCLE_SEARCH_TIMEOUT,
+            CLOCK_UNCERTAINTY);
 
     private CheckerDeclarations() {
     }

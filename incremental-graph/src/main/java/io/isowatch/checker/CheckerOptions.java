@@ -22,15 +22,20 @@ import java.util.Set;
  *                          before it gives up like an exhausted budget (Elle's
  *                          {@code :cycle-search-timeout}); 0 for no limit, the default, which
  *                          keeps verdicts independent of the machine's speed
+ * @param clockUncertainty  how far apart two agents' clocks may be, for a history recorded by
+ *                          several agents; the checker applies it when told
+ *                          {@link IncrementalChecker#checkAsFleet}
  */
 public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String> anomalies, int reorderWindow,
                              long cycleSearchBudget, Workload workload, RegisterOptions registerOptions,
-                             long cycleSearchTimeoutMillis)
+                             long cycleSearchTimeoutMillis, java.time.Duration clockUncertainty)
         implements java.io.Serializable {
 
     /** Elle's default: strict-serializable. */
     public static final Set<ConsistencyModel> DEFAULT_MODELS = Set.of(ConsistencyModel.STRICT_SERIALIZABLE);
     public static final long DEFAULT_CYCLE_SEARCH_BUDGET = 5_000_000L;
+    /** {@link CheckerDeclarations#CLOCK_UNCERTAINTY}'s default. */
+    public static final java.time.Duration DEFAULT_CLOCK_UNCERTAINTY = java.time.Duration.ofMillis(100);
 
     public CheckerOptions {
         consistencyModels = Set.copyOf(Objects.requireNonNull(consistencyModels, "consistencyModels"));
@@ -46,13 +51,16 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
         if (cycleSearchTimeoutMillis < 0) {
             throw new IllegalArgumentException("cycleSearchTimeoutMillis must be >= 0, got " + cycleSearchTimeoutMillis);
         }
+        if (Objects.requireNonNull(clockUncertainty, "clockUncertainty").isNegative()) {
+            throw new IllegalArgumentException("clockUncertainty must be >= 0, got " + clockUncertainty);
+        }
     }
 
     /** List-append options. */
     public CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String> anomalies, int reorderWindow,
                           long cycleSearchBudget) {
         this(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, Workload.LIST_APPEND,
-                RegisterOptions.NONE, 0);
+                RegisterOptions.NONE, 0, DEFAULT_CLOCK_UNCERTAINTY);
     }
 
     /** Strict-serializable, no extra anomalies, in-order delivery. */
@@ -69,7 +77,7 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
     public Builder toBuilder() {
         return new Builder().consistencyModels(consistencyModels).anomalies(anomalies).reorderWindow(reorderWindow)
                 .cycleSearchBudget(cycleSearchBudget).workload(workload).registerOptions(registerOptions)
-                .cycleSearchTimeoutMillis(cycleSearchTimeoutMillis);
+                .cycleSearchTimeoutMillis(cycleSearchTimeoutMillis).clockUncertainty(clockUncertainty);
     }
 
     /** Builds {@link CheckerOptions}; the record's constructor checks the values. */
@@ -81,6 +89,7 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
         private Workload workload = Workload.LIST_APPEND;
         private RegisterOptions registerOptions = RegisterOptions.NONE;
         private long cycleSearchTimeoutMillis;
+        private java.time.Duration clockUncertainty = DEFAULT_CLOCK_UNCERTAINTY;
 
         private Builder() {
         }
@@ -125,15 +134,15 @@ public record CheckerOptions(Set<ConsistencyModel> consistencyModels, Set<String
             return this;
         }
 
+        public Builder clockUncertainty(java.time.Duration value) {
+            clockUncertainty = value;
+            return this;
+        }
+
         public CheckerOptions build() {
             return new CheckerOptions(consistencyModels, anomalies, reorderWindow, cycleSearchBudget, workload,
-                    registerOptions, cycleSearchTimeoutMillis);
+                    registerOptions, cycleSearchTimeoutMillis, clockUncertainty);
         }
     }
 
-
-    /** STUB until fleet-core lands. */
-    public java.time.Duration clockUncertainty() {
-        return java.time.Duration.ofMillis(100);
-    }
 }

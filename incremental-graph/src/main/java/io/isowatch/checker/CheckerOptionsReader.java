@@ -31,6 +31,7 @@ public final class CheckerOptionsReader {
     public static final String WFR_KEYS = CheckerDeclarations.WFR_KEYS.key();
     public static final String SEQUENTIAL_KEYS = CheckerDeclarations.SEQUENTIAL_KEYS.key();
     public static final String LINEARIZABLE_KEYS = CheckerDeclarations.LINEARIZABLE_KEYS.key();
+    public static final String CLOCK_UNCERTAINTY = CheckerDeclarations.CLOCK_UNCERTAINTY.key();
 
     /** Every key with its default, in the declarations' order. */
     public static final Map<String, String> DEFAULTS = defaults();
@@ -61,6 +62,7 @@ public final class CheckerOptionsReader {
                 .reorderWindow(get(CheckerDeclarations.REORDER_WINDOW, v, name))
                 .cycleSearchBudget(get(CheckerDeclarations.CYCLE_SEARCH_BUDGET, v, name))
                 .cycleSearchTimeout(get(CheckerDeclarations.CYCLE_SEARCH_TIMEOUT, v, name))
+                .clockUncertainty(get(CheckerDeclarations.CLOCK_UNCERTAINTY, v, name))
                 .build();
     }
 
@@ -86,6 +88,7 @@ public final class CheckerOptionsReader {
         m.put(WFR_KEYS, Boolean.toString(o.registerOptions().wfrKeys()));
         m.put(SEQUENTIAL_KEYS, Boolean.toString(o.registerOptions().sequentialKeys()));
         m.put(LINEARIZABLE_KEYS, Boolean.toString(o.registerOptions().linearizableKeys()));
+        m.put(CLOCK_UNCERTAINTY, o.clockUncertainty().toString()); // ISO-8601 keeps nanoseconds
         return m;
     }
 
@@ -165,6 +168,12 @@ public final class CheckerOptionsReader {
         public Typed cycleSearchTimeout(Duration value) {
             options.cycleSearchTimeoutMillis(CheckerDeclarations.CYCLE_SEARCH_TIMEOUT.type()
                     .check(name.apply(CYCLE_SEARCH_TIMEOUT), value).toMillis());
+            return this;
+        }
+
+        public Typed clockUncertainty(Duration value) {
+            options.clockUncertainty(CheckerDeclarations.CLOCK_UNCERTAINTY.type()
+                    .check(name.apply(CLOCK_UNCERTAINTY), value));
             return this;
         }
 

@@ -20,6 +20,7 @@ import io.isowatch.history.ProcessFault;
 import io.isowatch.trace.ReadSettling;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -91,6 +92,14 @@ public final class IncrementalChecker {
      */
     private final LongIntMap dirtyUpdatesLeftOutBefore = new LongIntMap();
 
+    /** A fleet's realtime and agent names ({@link #checkAsFleet}); null for one agent's history. */
+    private FleetRealtime fleet;
+    private AgentNames agentNames;
+    /** Under a reorder window, each held fleet event's agent, by index. */
+    private final Map<Long, Integer> heldAgents = new HashMap<>();
+    /** The agent of the event being processed; 0 outside a fleet. */
+    private int currentAgent;
+
     private Op current;
     private int currentTxn = -1;
     private boolean truncated;
@@ -135,21 +144,106 @@ public final class IncrementalChecker {
         this(options, atoms, f -> { });
     }
 
-    /** STUB until fleet-core lands. */
-    public void checkAsFleet(java.time.Duration clockUncertainty) {
-    }
-
-    /** STUB until fleet-core lands. */
-    public void accept(Op op, int agent) {
-        accept(op);
-    }
-
-    /** Takes the next event. */
+    /**
+     * Takes the next event.
+     *
+     * @throws IllegalStateException after {@link #finish()}, or on a fleet's checker
+     *                               ({@link #checkAsFleet}), whose events need their agent
+     */
     public void accept(Op op) {
+        if (fleet != null) {
+            throw new IllegalStateException("accept(op) on a checker of a fleet's history: give each event's agent, "
+                    + "accept(op, agent)");
+        }
+        acceptInOrder(op);
+    }
+
+    /**
+     * Takes the next event of a fleet's history ({@link #checkAsFleet}), recorded by
+     * {@code agent}, a small ordinal. Events come in {@code io.isowatch.history.AgentMerge}'s
+     * order, with indices dense in that order (up to the reorder window).
+     *
+     * @throws IllegalStateException    on a checker not told {@link #checkAsFleet}, or after {@link #finish()}
+     * @throws IllegalArgumentException for a negative agent
+     */
+    public void accept(Op op, int agent) {
+        if (fleet == null) {
+            throw new IllegalStateException("accept(op, agent) on a checker of one agent's history: call "
+                    + "checkAsFleet(clockUncertainty) before the first event, or accept(op)");
+        }
+        if (agent < 0) {
+            throw new IllegalArgumentException("agent ordinal must be >= 0, got " + agent);
+        }
+        if (options.reorderWindow() > 0) {
+            heldAgents.put(op.index(), agent);
+        } else {
+            currentAgent = agent;
+        }
+        acceptInOrder(op);
+    }
+
+    private void acceptInOrder(Op op) {
         if (finished) {
             throw new IllegalStateException("accept() after finish(): this checker has already given its verdict");
         }
         reorder.offer(op, processEvent);
+    }
+
+    /**
+     * Declares that the history was recorded by several agents whose clocks differ by at most
+     * {@code clockUncertainty} (decision 0021): a realtime edge joins two transactions of one
+     * agent as in Elle, and two of different agents only when the first's ok completion time plus
+     * the uncertainty is before the second's invocation time. Every event then comes with its
+     * agent ({@link #accept(Op, int)}) and a time. Realtime edges are stored in the graph. Agents
+     * are named in explanations by {@link #agentNamed}; an agent not named is {@code agent N}.
+     * Process order, and every model that needs no realtime, are unchanged. Call before the first
+     * event.
+     *
+     * @throws IllegalStateException    after the first event, or when called twice
+     * @throws IllegalArgumentException for a negative uncertainty
+     */
+    public void checkAsFleet(Duration clockUncertainty) {
+        if (events > 0 || fleet != null) {
+            throw new IllegalStateException(events > 0
+                    ? "checkAsFleet() after " + events + " events: call it before the first"
+                    : "checkAsFleet() called twice");
+        }
+        if (clockUncertainty.isNegative()) {
+            throw new IllegalArgumentException("clock uncertainty must be >= 0, got " + clockUncertainty);
+        }
+        fleet = new FleetRealtime(clockUncertainty.toNanos());
+        agentNames = new AgentNames();
+        sessions.checkAsFleet(fleet);
+    }
+
+    /**
+     * {@link #checkAsFleet(Duration)} with the agents' ids, by ordinal: {@code agentIds.get(n)}
+     * names agent {@code n}. More may be named later with {@link #agentNamed}.
+     */
+    public void checkAsFleet(Duration clockUncertainty, List<String> agentIds) {
+        checkAsFleet(clockUncertainty);
+        for (int a = 0; a < agentIds.size(); a++) {
+            agentNamed(a, agentIds.get(a));
+        }
+    }
+
+    /**
+     * Names agent {@code agent} for explanations; a fleet's job learns its agents as they appear,
+     * so names may come at any time, before the agent's events are explained. Naming an agent
+     * again replaces its name.
+     *
+     * @throws IllegalStateException on a checker not told {@link #checkAsFleet}
+     */
+    public void agentNamed(int agent, String id) {
+        if (agentNames == null) {
+            throw new IllegalStateException("agentNamed() on a checker of one agent's history: call checkAsFleet first");
+        }
+        agentNames.name(agent, id);
+    }
+
+    /** Whether this checker checks a fleet's history ({@link #checkAsFleet}). */
+    public boolean checksFleet() {
+        return fleet != null;
     }
 
     /**
@@ -292,7 +386,7 @@ public final class IncrementalChecker {
         cycles.evictBelow(cut);
         forgottenEdges += edgesBefore - graph.edgeCount();
         inference.evictBelow(cut);
-        sessions.evictBelow(cut);
+        sessions.evictBelow(cut, txns.size());
         txns.evictBelow(cut);
         openTxn = Renumbering.values(openTxn, cut);
         crashed = Renumbering.values(crashed, cut);
@@ -364,6 +458,14 @@ public final class IncrementalChecker {
     }
 
     private void process(Op op) {
+        if (fleet != null) {
+            if (options.reorderWindow() > 0) {
+                currentAgent = heldAgents.remove(op.index());
+            }
+            if (op.time() < 0) {
+                throw new HistoryViolationException(op, Messages.fleetEventWithoutTime(op));
+            }
+        }
         events++;
         if (op.type() == OpType.INVOKE) {
             invoke(op);
@@ -390,7 +492,7 @@ public final class IncrementalChecker {
         openTxn.put(p, id);
         graph.ensureNode(id);
         inference.invoked(id, op, true);
-        sessions.invoked(id);
+        sessions.invoked(id, currentAgent, op.time());
     }
 
     /**
@@ -412,7 +514,7 @@ public final class IncrementalChecker {
         openTxn.put(p, id);
         graph.ensureNode(id);
         inference.invoked(id, invocation, false);
-        sessions.invokedAtUnknownTime(id);
+        sessions.invokedAtUnknownTime(id, currentAgent, completion.time());
         unseenInvocations++;
         // Under the agent protocol every invocation is recorded: this one was not, so its claims
         // came late and reads judged so far could not have seen them.
@@ -476,7 +578,7 @@ public final class IncrementalChecker {
             default -> fail++;
         }
         boolean[] prefixRead = inference.completed(id, op, outcome);
-        sessions.completed(id, p, outcome, graph.nodeCount(), links);
+        sessions.completed(id, p, outcome, op.time(), graph.nodeCount(), links);
         txns.storeMicroOps(id, op.value(), prefixRead);
         current = null;
         currentTxn = -1;
@@ -501,7 +603,8 @@ public final class IncrementalChecker {
     }
 
     private void link(int from, int to, EdgeKind kind) {
-        if (kind == EdgeKind.REALTIME ? graph.addRealtimeEdge(from, to) : graph.addEdge(from, to, kind)) {
+        // A fleet's realtime edges are stored: the implicit order assumes one realtime order of ids.
+        if (kind == EdgeKind.REALTIME && fleet == null ? graph.addRealtimeEdge(from, to) : graph.addEdge(from, to, kind)) {
             cycles.edgeAdded(from, to, cycleExplainer, reporter);
         }
     }
@@ -717,7 +820,7 @@ public final class IncrementalChecker {
         Evidence found = switch (kind) {
             case PROCESS -> new Evidence.Process(txns.process(a));
             case REALTIME -> new Evidence.Realtime(txns.completeIndex(a), txns.completeTime(a),
-                    txns.invokeIndex(b), txns.invokeTime(b));
+                    txns.invokeIndex(b), txns.invokeTime(b), acrossAgents(a, b));
             default -> inference.explain(a, b, kind);
         };
         if (found == null) {
@@ -725,6 +828,15 @@ public final class IncrementalChecker {
                     + a + " to " + b + "; the graph and the traces disagree (a checker bug)");
         }
         return found;
+    }
+
+    /** For a realtime edge between two agents of a fleet: which, and the uncertainty it exceeds; else null. */
+    private Evidence.Agents acrossAgents(int a, int b) {
+        if (fleet == null || fleet.agentOf(a) == fleet.agentOf(b)) {
+            return null;
+        }
+        return new Evidence.Agents(agentNames.name(fleet.agentOf(a)), agentNames.name(fleet.agentOf(b)),
+                fleet.epsilonNanos());
     }
 
     private final class CycleFindings implements CycleFinder.CycleExplainer {

@@ -19,6 +19,11 @@ final class Messages {
                 + " events out of order (raise the reorder window, --reorder-window)";
     }
 
+    static String fleetEventWithoutTime(Op op) {
+        return where(op) + ": event has no :time; a history from several agents orders transactions of different"
+                + " agents in real time by their times, so every event needs one";
+    }
+
     static String doubleInvoke(Op op, Op open) {
         return where(op) + ": process " + op.process() + " invoked a new transaction while its invocation at "
                 + where(open) + " had not completed";

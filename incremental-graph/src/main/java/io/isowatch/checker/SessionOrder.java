@@ -15,6 +15,9 @@ import io.isowatch.graph.RealtimeEdges;
  * edges implicitly ({@link RealtimeEdges}); this class says when to link them. Events must come
  * in index order (the checker's reorder buffer sees to that). Cost: O(buffer) per transaction,
  * the buffer being about as large as the concurrency.
+ *
+ * <p>A history recorded by several agents ({@link IncrementalChecker#checkAsFleet}) takes its
+ * realtime order from {@link FleetRealtime} instead, which stores its edges in the graph.
  */
 final class SessionOrder {
 
@@ -23,7 +26,8 @@ final class SessionOrder {
         void link(int from, int to, EdgeKind kind);
     }
 
-    private final RealtimeEdges realtimeEdges;
+    private RealtimeEdges realtimeEdges;
+    private FleetRealtime fleet;
     private final boolean process;
     private LongIntMap lastCommitted = new LongIntMap();
     private boolean realtimeEdgeToFailed;
@@ -34,10 +38,23 @@ final class SessionOrder {
         this.process = process;
     }
 
-    /** A transaction was invoked. */
-    void invoked(int txn) {
+    /**
+     * Takes realtime from {@code fleetRealtime} instead of Elle's single buffer, when realtime
+     * edges are needed at all. Call before the first event.
+     */
+    void checkAsFleet(FleetRealtime fleetRealtime) {
+        if (realtimeEdges != null) {
+            realtimeEdges = null;
+            fleet = fleetRealtime;
+        }
+    }
+
+    /** A transaction was invoked, on {@code agent} (a fleet's) at {@code time}. */
+    void invoked(int txn, int agent, long time) {
         if (realtimeEdges != null) {
             realtimeEdges.invoked(txn);
+        } else if (fleet != null) {
+            fleet.invoked(txn, agent, time);
         }
     }
 
@@ -45,17 +62,22 @@ final class SessionOrder {
      * A transaction's completion came without its invocation: nothing is known to precede it in
      * real time (Elle's realtime-graph links only at invocations). Process order still holds.
      */
-    void invokedAtUnknownTime(int txn) {
+    void invokedAtUnknownTime(int txn, int agent, long completionTime) {
         if (realtimeEdges != null) {
             realtimeEdges.invokedAtUnknownTime(txn);
+        } else if (fleet != null) {
+            fleet.invokedAtUnknownTime(txn, agent, completionTime);
         }
     }
 
     /**
      * A transaction of {@code processId} completed with {@code outcome} (a {@link TxnTable}
-     * status); {@code nodes} transaction ids have been given.
+     * status) at {@code time}; {@code nodes} transaction ids have been given.
      */
-    void completed(int txn, long processId, byte outcome, int nodes, Links out) {
+    void completed(int txn, long processId, byte outcome, long time, int nodes, Links out) {
+        if (fleet != null) {
+            fleet.completed(txn, time, outcome, out);
+        }
         if (realtimeEdges != null) {
             int before = realtimeEdges.snapshotSize(txn);
             if (outcome != TxnTable.FAIL) {
@@ -81,15 +103,18 @@ final class SessionOrder {
     /**
      * Forgets the transactions below {@code cut} and renumbers the rest
      * ({@link IncrementalChecker#evictBelow}): a process whose last committed transaction is
-     * forgotten links its next one from nothing. The realtime order is the graph's and is
-     * renumbered with it.
+     * forgotten links its next one from nothing. Elle's realtime order is the graph's and is
+     * renumbered with it; a fleet's is renumbered here ({@code nodes}: ids given before the cut).
      */
-    void evictBelow(int cut) {
+    void evictBelow(int cut, int nodes) {
         lastCommitted = Renumbering.values(lastCommitted, cut);
+        if (fleet != null) {
+            fleet.evictBelow(cut, nodes);
+        }
     }
 
     /** Whether Elle's graph holds a realtime edge into a failed transaction (which isowatch does not keep). */
     boolean linkedToFailed() {
-        return realtimeEdgeToFailed;
+        return realtimeEdgeToFailed || fleet != null && fleet.linkedToFailed();
     }
 }

@@ -112,8 +112,10 @@ public final class CycleJson {
             case "realtime": {
                 JsonNode a = s.path("a'");
                 JsonNode b = s.path("b");
+                Evidence.Agents agents = s.has("a-agent") ? new Evidence.Agents(s.path("a-agent").asText(),
+                        s.path("b-agent").asText(), s.path("clock-uncertainty-ns").asLong(0)) : null;
                 return new Evidence.Realtime(a.path("index").asLong(from.index()), a.path("time").asLong(-1),
-                        b.path("index").asLong(-1), b.path("time").asLong(-1));
+                        b.path("index").asLong(-1), b.path("time").asLong(-1), agents);
             }
             default:
                 throw new IllegalArgumentException("unknown step type " + kind);
