@@ -159,6 +159,8 @@ FlinkDeployment CRD requires). Flink 2.x option names; job.flinkConfiguration ma
 - {{ $o.maxOutOfOrderness | quote }}
 - --idle-timeout
 - {{ $o.idleTimeout | quote }}
+- --clock-uncertainty
+- {{ $o.clockUncertainty | quote }}
 - --dedupe-retention
 - {{ $o.dedupeRetention | quote }}
 - --rocksdb-compression

@@ -2,6 +2,7 @@ package io.isowatch.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.localkafka.InJvmKafka;
 import io.isowatch.testkit.ChildJvm;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

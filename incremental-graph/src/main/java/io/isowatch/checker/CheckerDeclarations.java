@@ -89,7 +89,7 @@ public final class CheckerDeclarations {
                     + "agents are ordered in real time only when one was invoked more than this after the other "
                     + "completed (decision 0021); for `check`, several files given with it are one history, one "
                     + "file per agent")
-            .flags(List.of("--clock-uncertainty"), CHECK).build();
+            .flags(List.of("--clock-uncertainty"), CHECK).job().chart("job.options.clockUncertainty").build();
 
     /** Every checker option, in the docs' order. */
     public static final List<OptionDeclaration<?>> ALL = List.of(WORKLOAD, CONSISTENCY_MODELS, ANOMALIES, WFR_KEYS,

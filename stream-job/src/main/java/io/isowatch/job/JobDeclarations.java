@@ -152,7 +152,7 @@ public final class JobDeclarations {
             CheckerDeclarations.CONSISTENCY_MODELS, CheckerDeclarations.ANOMALIES, CheckerDeclarations.WORKLOAD,
             CheckerDeclarations.CYCLE_SEARCH_BUDGET, CheckerDeclarations.CYCLE_SEARCH_TIMEOUT,
             CheckerDeclarations.WFR_KEYS, CheckerDeclarations.SEQUENTIAL_KEYS, CheckerDeclarations.LINEARIZABLE_KEYS,
-            HISTORY_RETENTION, ROCKSDB_COMPRESSION);
+            CheckerDeclarations.CLOCK_UNCERTAINTY, HISTORY_RETENTION, ROCKSDB_COMPRESSION);
 
     private JobDeclarations() {
     }
