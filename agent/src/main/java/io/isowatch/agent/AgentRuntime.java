@@ -201,8 +201,11 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public WorkloadRunner runner(WorkloadOptions workload, ClientFactory clients) {
         // Added to the workload's own first key (0 unless the caller keeps members' keys apart, see agent run).
-        return new WorkloadRunner(workload.toBuilder().firstKey(Math.addExact(workload.firstKey(),
-                firstKey(earlierEvents))).build(), clients, recorder).firstProcess(firstProcess);
+        // A fleet member's keys follow time's generations, which are new after a restart, and must
+        // stay the other members' keys: no shift.
+        long shift = recorder.member().isPresent() ? 0 : firstKey(earlierEvents);
+        return new WorkloadRunner(workload.toBuilder().firstKey(Math.addExact(workload.firstKey(), shift)).build(),
+                clients, recorder).firstProcess(firstProcess);
     }
 
     /**

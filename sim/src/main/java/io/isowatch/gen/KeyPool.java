@@ -13,6 +13,13 @@ import java.util.SplittableRandom;
  * Each key hands out the values 1, 2, 3, ... up to {@code maxWritesPerKey}. Values are handed out
  * when a transaction is shaped (at invocation, as Jepsen's generator does), so an aborted write
  * leaves a gap. Not thread-safe.
+ *
+ * <p><b>Keys shared by a fleet.</b> Agents recording one history against one database must
+ * write the same keys at the same time, or no anomaly between them can show; each retiring keys
+ * by its own count would soon leave them on different ones. A pool made {@link #sharedByTime}
+ * instead holds, in generation {@code g}, the keys {@code firstKey + slot + keyCount × g} of
+ * every agent at once, and moves to the next generation when the caller's clock does
+ * ({@link #advanceTo}); writes per key are then bounded by the generation's length, not counted.
  */
 public final class KeyPool {
 
@@ -24,6 +31,11 @@ public final class KeyPool {
     private final int maxWritesPerKey;
     private final KeyDistribution distribution;
     private long nextFreshKey;
+    private final long firstKey;
+    /** Whether this pool's keys follow generations of time ({@link #sharedByTime}). */
+    private boolean shared;
+    /** The generation of a pool shared by time; -1 before its first. */
+    private long generation = -1;
 
     /**
      * A pool of the keys {@code firstKey .. firstKey + keyCount - 1}.
@@ -49,6 +61,40 @@ public final class KeyPool {
             keys[i] = firstKey + i;
         }
         this.nextFreshKey = firstKey + keyCount;
+        this.firstKey = firstKey;
+    }
+
+    /**
+     * A pool shared by the agents of one history: the keys of {@code generation}, as every other
+     * agent's pool computes them for the same generation (see the class comment).
+     */
+    public static KeyPool sharedByTime(long firstKey, int keyCount, KeyDistribution distribution, long generation) {
+        KeyPool pool = new KeyPool(firstKey, keyCount, Integer.MAX_VALUE, distribution);
+        pool.shared = true;
+        pool.advanceTo(Math.max(0, generation));
+        return pool;
+    }
+
+    /**
+     * Moves a pool shared by time to {@code generation} if it is later, and returns the keys that
+     * left their slots (empty when the generation has not changed).
+     *
+     * @throws IllegalStateException on a pool that retires keys by count
+     */
+    public long[] advanceTo(long generation) {
+        if (!shared) {
+            throw new IllegalStateException("a pool that retires keys by count does not follow generations");
+        }
+        if (generation <= this.generation) {
+            return new long[0];
+        }
+        long[] left = this.generation < 0 ? new long[0] : keys.clone();
+        for (int slot = 0; slot < keys.length; slot++) {
+            keys[slot] = Math.addExact(firstKey + slot, Math.multiplyExact((long) keys.length, generation));
+            valuesIssued[slot] = 0;
+        }
+        this.generation = generation;
+        return left;
     }
 
     /** Picks a slot as Elle's {@code rand-key} does. */
@@ -69,6 +115,9 @@ public final class KeyPool {
      * reads may still pick it until then.
      */
     public long takeValue(int slot) {
+        if (shared) {
+            return ++valuesIssued[slot]; // a shared pool's keys leave with their generation
+        }
         if (valuesIssued[slot] >= maxWritesPerKey) {
             keys[slot] = nextFreshKey++;
             valuesIssued[slot] = 0;

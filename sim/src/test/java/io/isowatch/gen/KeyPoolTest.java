@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,5 +118,26 @@ class KeyPoolTest {
         cell.append(5);
         assertEquals(1, before.length);
         assertEquals(2, cell.snapshot().length);
+    }
+
+    @Test
+    void sharedByTime_twoPoolsInOneGeneration_holdTheSameKeys_andMoveOnTogether() {
+        KeyPool a = KeyPool.sharedByTime(10, 3, KeyDistribution.UNIFORM, 5);
+        KeyPool b = KeyPool.sharedByTime(10, 3, KeyDistribution.UNIFORM, 5);
+        for (int slot = 0; slot < 3; slot++) {
+            assertEquals(10 + slot + 3 * 5, a.key(slot));
+            assertEquals(a.key(slot), b.key(slot));
+        }
+        for (int i = 1; i <= 100; i++) {
+            assertEquals(i, a.takeValue(0), "no count retires a shared key");
+        }
+        assertEquals(0, a.advanceTo(5).length, "the same generation: nothing leaves");
+        assertArrayEquals(new long[] {25, 26, 27}, a.advanceTo(7));
+        assertEquals(10 + 3 * 7, a.key(0));
+        assertEquals(1, a.takeValue(0), "a new generation's key numbers its values from 1");
+        assertArrayEquals(new long[] {25, 26, 27}, b.advanceTo(7));
+        assertEquals(a.key(2), b.key(2));
+        assertEquals(0, a.advanceTo(6).length, "generations never go back");
+        assertThrows(IllegalStateException.class, () -> new KeyPool(0, 2, 3, KeyDistribution.UNIFORM).advanceTo(1));
     }
 }

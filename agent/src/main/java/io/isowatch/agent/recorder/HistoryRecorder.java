@@ -77,6 +77,7 @@ public final class HistoryRecorder implements AutoCloseable {
     private final boolean declaresAgentProtocol;
     /** This agent's place in a history shared with other agents, or null for its own history. */
     private final HistoryMember member;
+    private final boolean continuesEarlierEvents;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled on every completion, for {@link #retireKey} waiting for a key's writers. */
     private final Condition completedOne = lock.newCondition();
@@ -95,6 +96,7 @@ public final class HistoryRecorder implements AutoCloseable {
         this.metrics = b.metrics;
         this.clock = b.clock;
         this.nextSequence = b.firstSequence;
+        this.continuesEarlierEvents = b.firstSequence > 0;
         this.declaresAgentProtocol = b.declaresAgentProtocol;
         this.member = b.member;
         this.start = clock.getAsLong();
@@ -106,6 +108,11 @@ public final class HistoryRecorder implements AutoCloseable {
                     + " 0 (" + origin + " ns): times are nanoseconds since the Unix epoch, or since a test clock's start;"
                     + " use a smaller negative offset or a later timeOrigin");
         }
+    }
+
+    /** The time this recorder would stamp an event with now, in nanoseconds (its clock, offset and all). */
+    public long now() {
+        return origin + (clock.getAsLong() - start);
     }
 
     /** A recorder for agent {@code agentId} appending to {@code log}, with the system clock and no metrics. */
@@ -131,6 +138,11 @@ public final class HistoryRecorder implements AutoCloseable {
     /** The history every event of this recorder belongs to: the shared one's name, else the agent id. */
     public String history() {
         return member != null ? member.history() : agentId;
+    }
+
+    /** Whether this recorder continues a history that already has events (a resumed spool). */
+    public boolean continuesEarlierEvents() {
+        return continuesEarlierEvents;
     }
 
     /** Events recorded so far by this recorder. */

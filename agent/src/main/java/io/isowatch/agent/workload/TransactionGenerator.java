@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -43,6 +44,8 @@ public final class TransactionGenerator {
     private final ArrayDeque<Long> retired = new ArrayDeque<>();
     /** Keys written and not retired: at most keyCount. */
     private final Set<Long> written = new LinkedHashSet<>();
+    /** The current generation of keys shared by time; null for keys retired by count. */
+    private final LongSupplier generation;
     /** Handed out by {@link #takeAtEnd}; null until the end. */
     private ArrayDeque<Long> atEnd;
 
@@ -56,9 +59,23 @@ public final class TransactionGenerator {
      * write the same value to a key. {@code values} must be injective.
      */
     public TransactionGenerator(WorkloadOptions options, LongUnaryOperator values) {
+        this(options, values, null);
+    }
+
+    /**
+     * A generator of a fleet member: values numbered by {@code values} as above, and keys shared
+     * with the history's other agents by time ({@link KeyPool#sharedByTime}): {@code generation}
+     * says which generation of keys is current, and a key that leaves its slot is retired (and
+     * owed its closing read) as a key used up is otherwise.
+     */
+    public TransactionGenerator(WorkloadOptions options, LongUnaryOperator values, LongSupplier generation) {
         this.values = Objects.requireNonNull(values, "values");
         this.options = options;
-        this.keys = new KeyPool(options.firstKey(), options.keyCount(), options.maxWritesPerKey(), options.keyDistribution());
+        this.generation = generation;
+        this.keys = generation == null
+                ? new KeyPool(options.firstKey(), options.keyCount(), options.maxWritesPerKey(), options.keyDistribution())
+                : KeyPool.sharedByTime(options.firstKey(), options.keyCount(), options.keyDistribution(),
+                        generation.getAsLong());
         this.random = new SplittableRandom(options.seed());
     }
 
@@ -66,6 +83,13 @@ public final class TransactionGenerator {
     public synchronized List<MicroOp> next() {
         if (atEnd != null) {
             throw new IllegalStateException("the run has ended: every key is closed, so no transaction may write again");
+        }
+        if (generation != null) {
+            for (long key : keys.advanceTo(generation.getAsLong())) {
+                if (options.closingReads() && written.remove(key)) {
+                    retired.add(key);
+                }
+            }
         }
         int length = options.minTxnLength() + random.nextInt(options.maxTxnLength() - options.minTxnLength() + 1);
         List<MicroOp> ops = new ArrayList<>(length);

@@ -92,16 +92,38 @@ public final class WorkloadRunner {
     private volatile boolean abandoned;
     private volatile boolean started;
 
+    /**
+     * How long a fleet's keys stay current: long enough that the agents write each key together
+     * for most of it, short enough that its lists stay short (a second of a busy fleet's appends).
+     */
+    public static final long KEY_GENERATION_NANOS = 1_000_000_000L;
+
     public WorkloadRunner(WorkloadOptions options, ClientFactory clients, HistoryRecorder recorder) {
         this.options = Objects.requireNonNull(options, "options");
         this.clients = Objects.requireNonNull(clients, "clients");
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         HistoryMember member = recorder.member().orElse(null);
         this.generator = member == null ? new TransactionGenerator(options)
-                : new TransactionGenerator(options, member::value);
+                : new TransactionGenerator(options, member::value, keyGenerations(recorder));
         this.processIds = member == null ? LongUnaryOperator.identity() : member::process;
         this.rateLimiter = new RateLimiter(options.rate());
         this.noOpenWriters = key -> this.recorder.openWriters(key) == 0;
+    }
+
+    /**
+     * The generation of keys a fleet member writes: the seconds of its recorder's clock, so the
+     * history's agents, whose clocks agree within the clock uncertainty, write the same keys at
+     * the same time ({@code KeyPool#sharedByTime}). A member that resumes a spool starts one
+     * generation later than its clock says: the run before may have written the current keys,
+     * and this run's values would number from 1 again.
+     */
+    private static LongSupplier keyGenerations(HistoryRecorder recorder) {
+        long floor = generation(recorder.now()) + (recorder.continuesEarlierEvents() ? 1 : 0);
+        return () -> Math.max(floor, generation(recorder.now()));
+    }
+
+    private static long generation(long nanos) {
+        return Math.floorDiv(nanos, KEY_GENERATION_NANOS);
     }
 
     /**

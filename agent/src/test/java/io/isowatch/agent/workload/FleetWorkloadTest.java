@@ -68,6 +68,10 @@ class FleetWorkloadTest {
         assertEquals(Set.of(), both, "(key, element) pairs both agents appended");
         assertFalse(keys(writtenByA).stream().noneMatch(keys(writtenByB)::contains),
                 "the agents wrote to the same keys, so a shared element would have shown");
+        Set<String> shared = keys(writtenByA);
+        shared.retainAll(keys(writtenByB));
+        assertTrue(shared.size() * 2 >= keys(writtenByA).size(), "keys follow time's generations, not each agent's"
+                + " count, so the members write the same keys: " + shared + " of " + keys(writtenByA));
 
         assertEquals(Validity.TRUE, checkMerged(a, b).valid());
     }
