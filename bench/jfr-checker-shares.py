@@ -8,7 +8,7 @@ Each sample is put under the innermost isowatch frame (collections skipped): per
 their inference, the dependency graph and cycle search, reading the file, the checker's own
 bookkeeping (transaction table, dispatch), or the JVM. The lines of IncrementalChecker.complete
 that call the inference and the session order (inlined, so JFR names no deeper frame) count for
-those. Decision 0021 uses it to estimate what a history's per-key work would take off one task.
+those (their line numbers are those of the commit decision 0021 cites). Decision 0021 uses it to estimate what a history's per-key work would take off one task.
 """
 import re, collections, sys
 txt=open(sys.argv[1]).read()
