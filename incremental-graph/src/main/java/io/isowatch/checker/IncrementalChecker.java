@@ -200,7 +200,9 @@ public final class IncrementalChecker {
      * event.
      *
      * @throws IllegalStateException    after the first event, or when called twice
-     * @throws IllegalArgumentException for a negative uncertainty
+     * @throws IllegalArgumentException for a negative uncertainty, or with rw-register's
+     *                                  linearizable-keys, whose version orders assume one realtime
+     *                                  order of the history's indices
      */
     public void checkAsFleet(Duration clockUncertainty) {
         if (events > 0 || fleet != null) {
@@ -210,6 +212,11 @@ public final class IncrementalChecker {
         }
         if (clockUncertainty.isNegative()) {
             throw new IllegalArgumentException("clock uncertainty must be >= 0, got " + clockUncertainty);
+        }
+        if (options.workload() == Workload.RW_REGISTER && options.registerOptions().linearizableKeys()) {
+            // RealtimeVersionOrder keeps Elle's one buffer in index order, which a fleet's merged
+            // order is not: its version orders could rest on clock differences.
+            throw new IllegalArgumentException(Messages.LINEARIZABLE_KEYS_IN_A_FLEET);
         }
         fleet = new FleetRealtime(clockUncertainty.toNanos());
         agentNames = new AgentNames();

@@ -19,6 +19,10 @@ final class Messages {
                 + " events out of order (raise the reorder window, --reorder-window)";
     }
 
+    static final String LINEARIZABLE_KEYS_IN_A_FLEET = "linearizable-keys orders a key's versions by realtime in"
+            + " index order, which a history merged from several agents' clocks does not have; check a fleet's"
+            + " history without it (sequential-keys and wfr-keys still apply)";
+
     static String fleetEventWithoutTime(Op op) {
         return where(op) + ": event has no :time; a history from several agents orders transactions of different"
                 + " agents in real time by their times, so every event needs one";

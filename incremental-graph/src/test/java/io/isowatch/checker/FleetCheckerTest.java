@@ -197,6 +197,16 @@ class FleetCheckerTest {
     }
 
     @Test
+    void linearizableKeys_isRefusedForAFleet() {
+        IncrementalChecker c = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .registers(new RegisterOptions(false, false, true)).build(), new AtomTable());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.checkAsFleet(Duration.ZERO));
+        assertTrue(e.getMessage().contains("linearizable-keys"), e.getMessage());
+        new IncrementalChecker(CheckerOptions.defaults().toBuilder().registers(new RegisterOptions(true, true, false))
+                .build(), new AtomTable()).checkAsFleet(Duration.ZERO);
+    }
+
+    @Test
     void aFleetEventWithoutTime_isAHistoryViolation() {
         IncrementalChecker c = fleet(Duration.ZERO, 0);
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
