@@ -199,7 +199,9 @@ public final class IncrementalChecker {
      * Process order, and every model that needs no realtime, are unchanged. Call before the first
      * event.
      *
-     * @throws IllegalStateException    after the first event, or when called twice
+     * @throws IllegalStateException    after the first event, when called twice, or after
+     *                                  {@link #followAgentProtocol()} (a fleet's garbage reads wait
+     *                                  for the end)
      * @throws IllegalArgumentException for a negative uncertainty, or with rw-register's
      *                                  linearizable-keys, whose version orders assume one realtime
      *                                  order of the history's indices
@@ -217,6 +219,9 @@ public final class IncrementalChecker {
             // RealtimeVersionOrder keeps Elle's one buffer in index order, which a fleet's merged
             // order is not: its version orders could rest on clock differences.
             throw new IllegalArgumentException(Messages.LINEARIZABLE_KEYS_IN_A_FLEET);
+        }
+        if (settling.live()) {
+            throw new IllegalStateException(Messages.PROTOCOL_IN_A_FLEET);
         }
         fleet = new FleetRealtime(clockUncertainty.toNanos());
         agentNames = new AgentNames();
@@ -292,6 +297,7 @@ public final class IncrementalChecker {
      * @throws IllegalStateException after the first event, or on a truncated history
      */
     public void followAgentProtocol() {
+        refuseProtocolForAFleet();
         if (events > 0 || truncated) {
             throw new IllegalStateException(events > 0
                     ? "followAgentProtocol() after " + events + " events: call it before the first"
@@ -312,12 +318,25 @@ public final class IncrementalChecker {
      * @throws IllegalStateException after the first event, or on a history not truncated
      */
     public void resumeAgentProtocol(Roaring64Bitmap keysTouchedBefore) {
+        refuseProtocolForAFleet();
         if (events > 0 || !truncated) {
             throw new IllegalStateException(events > 0
                     ? "resumeAgentProtocol() after " + events + " events: call it before the first"
                     : "resumeAgentProtocol() on a history seen from its start: call followAgentProtocol() instead");
         }
         settling.followFromCut(keysTouchedBefore);
+    }
+
+    /**
+     * Decision 0016's argument needs one producer: a writer's invocation recorded before the read
+     * returned comes before it in the history. Merged by clocks that differ by up to the
+     * uncertainty, another agent's invocation may come after the read, so a garbage read would not
+     * be final at its reader's completion. A fleet's garbage reads wait for the end.
+     */
+    private void refuseProtocolForAFleet() {
+        if (fleet != null) {
+            throw new IllegalStateException(Messages.PROTOCOL_IN_A_FLEET);
+        }
     }
 
     /**

@@ -23,6 +23,11 @@ final class Messages {
             + " index order, which a history merged from several agents' clocks does not have; check a fleet's"
             + " history without it (sequential-keys and wfr-keys still apply)";
 
+    static final String PROTOCOL_IN_A_FLEET = "a history from several agents cannot judge garbage reads at"
+            + " completion (decision 0016 assumes one producer; merged by clocks, another agent's invocation of the"
+            + " value may come after the read): its garbage reads wait for the end; do not call followAgentProtocol"
+            + " or resumeAgentProtocol with checkAsFleet";
+
     static String fleetEventWithoutTime(Op op) {
         return where(op) + ": event has no :time; a history from several agents orders transactions of different"
                 + " agents in real time by their times, so every event needs one";

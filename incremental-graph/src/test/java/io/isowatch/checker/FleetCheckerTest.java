@@ -207,6 +207,21 @@ class FleetCheckerTest {
     }
 
     @Test
+    void theAgentProtocol_andAFleet_refuseEachOther() {
+        IncrementalChecker protocol = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        protocol.followAgentProtocol();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> protocol.checkAsFleet(Duration.ZERO));
+        assertTrue(e.getMessage().contains("garbage reads"), e.getMessage());
+        IncrementalChecker f = fleet(Duration.ZERO, 0);
+        assertThrows(IllegalStateException.class, f::followAgentProtocol);
+        IncrementalChecker cut = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        cut.historyTruncated();
+        cut.checkAsFleet(Duration.ZERO);
+        assertThrows(IllegalStateException.class, () -> cut.resumeAgentProtocol(new org.roaringbitmap.longlong.Roaring64Bitmap()));
+        assertFalse(f.judgesReadsAtCompletion());
+    }
+
+    @Test
     void aFleetEventWithoutTime_isAHistoryViolation() {
         IncrementalChecker c = fleet(Duration.ZERO, 0);
         HistoryViolationException e = assertThrows(HistoryViolationException.class,
