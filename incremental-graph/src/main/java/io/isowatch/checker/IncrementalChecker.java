@@ -152,8 +152,7 @@ public final class IncrementalChecker {
      */
     public void accept(Op op) {
         if (fleet != null) {
-            throw new IllegalStateException("accept(op) on a checker of a fleet's history: give each event's agent, "
-                    + "accept(op, agent)");
+            throw new IllegalStateException(Messages.ACCEPT_WITHOUT_AGENT);
         }
         acceptInOrder(op);
     }
@@ -168,8 +167,7 @@ public final class IncrementalChecker {
      */
     public void accept(Op op, int agent) {
         if (fleet == null) {
-            throw new IllegalStateException("accept(op, agent) on a checker of one agent's history: call "
-                    + "checkAsFleet(clockUncertainty) before the first event, or accept(op)");
+            throw new IllegalStateException(Messages.ACCEPT_WITH_AGENT);
         }
         if (agent < 0) {
             throw new IllegalArgumentException("agent ordinal must be >= 0, got " + agent);
@@ -248,7 +246,7 @@ public final class IncrementalChecker {
      */
     public void agentNamed(int agent, String id) {
         if (agentNames == null) {
-            throw new IllegalStateException("agentNamed() on a checker of one agent's history: call checkAsFleet first");
+            throw new IllegalStateException(Messages.NAMED_WITHOUT_FLEET);
         }
         agentNames.name(agent, id);
     }
