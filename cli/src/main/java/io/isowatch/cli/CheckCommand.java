@@ -148,6 +148,12 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (options.workload() == io.isowatch.checker.Workload.RW_REGISTER
+                && options.registerOptions().linearizableKeys()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--linearizable-keys cannot check several"
+                    + " agents' files as one history: it orders versions by realtime in index order, which merged"
+                    + " clocks do not give (--sequential-keys and --wfr-keys still apply)");
+        }
         String label = String.join(",", files.stream().map(Path::toString).toList());
         try {
             HistoryCheck.Result result = new FleetCheck(options, epsilon, flags.quiet ? null : err).run(files, label);

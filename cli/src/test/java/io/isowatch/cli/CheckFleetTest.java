@@ -91,6 +91,15 @@ class CheckFleetTest {
     }
 
     @Test
+    void linearizableKeys_isAUsageErrorForAFleet(@TempDir Path dir) throws IOException {
+        Path[] f = fleet(dir);
+        CheckCommandTest.Run r = CheckCommandTest.run("check", "-q", "-m", "rw-register", "--linearizable-keys",
+                "--clock-uncertainty", "10ms", f[0].toString(), f[1].toString());
+        assertEquals(ExitCodes.ERROR, r.code(), r.out() + r.err()); // a usage error, as elle-cli
+        assertTrue(r.err().contains("--linearizable-keys cannot check several agents' files"), r.err());
+    }
+
+    @Test
     void aFileWithoutTimes_isRefused_namingTheFile(@TempDir Path dir) throws IOException {
         Path[] f = fleet(dir);
         Path untimed = dir.resolve("c.jsonl");

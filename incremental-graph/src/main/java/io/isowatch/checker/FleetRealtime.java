@@ -7,7 +7,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -23,10 +22,12 @@ import java.util.Map;
  * which other agents' transactions see. A committed completion changes its agent's current buffer
  * at once and its lagged buffer once the merged time has passed the completion time by more than
  * {@code ε}. A transaction's snapshot at invocation is its own agent's current buffer and every
- * other agent's lagged buffer; its edges are linked at its completion, as {@link SessionOrder}
- * links Elle's. Each edge linked satisfies the rule; every pair the rule relates is joined by a
- * path of linked edges (a transaction left a lagged buffer only for a committed successor on its
- * agent that entered that buffer no later), so the transitive closure is the rule's.
+ * other agent's lagged buffer; it is linked, at its completion as {@link SessionOrder} links
+ * Elle's, from those members that precede no other member (the buffers are reductions per agent,
+ * not across agents). Each edge linked satisfies the rule; every pair the rule relates is joined
+ * by a path of linked edges (a transaction left a lagged buffer only for a committed successor on
+ * its agent that entered that buffer no later; a member left out precedes one linked), so the
+ * transitive closure is the rule's.
  *
  * <p>Times are the agent's merge times ({@code io.isowatch.history.AgentMerge#mergeTime}): its
  * running maximum, the only reading consistent with its own exact order. Events must come in
@@ -36,31 +37,43 @@ import java.util.Map;
  * the merged time. Edges are stored in the graph like any other (the implicit
  * {@code RealtimeEdges} assumes one realtime order of ids, which a fleet does not have).
  *
- * <p>Cost per event: O(agents + snapshot), the snapshot being about the fleet's concurrency;
- * memory: the buffers, the pending snapshots and the completions of the last {@code ε}.
+ * <p>Cost per invocation: O(agents + snapshot²), the snapshot being about the fleet's concurrency
+ * (each buffer holds about its agent's clients); memory: the buffers, the pending snapshots and
+ * the completions of the last {@code ε}, nothing per transaction but its agent (an int).
  */
 final class FleetRealtime {
 
     /** A committed completion not yet applied to its agent's lagged buffer. */
-    private record Lag(int agent, int txn, long time, int[] ownPredecessors) {
+    private record Lag(int agent, int txn, int[] ownPredecessors, long invokeSeq, long invokeTime, long completeSeq,
+                       long completeTime) {
     }
 
-    /** A pending transaction's snapshot: {@code own} of {@code sources} come from its own agent's buffer. */
-    private record Snapshot(int[] sources, int own) {
+    /**
+     * A pending transaction's snapshot: its own agent's buffer at its invocation (which its
+     * committed completion replaces there), the predecessors it is linked from (the maximal
+     * members of the whole snapshot), and when it was invoked.
+     */
+    private record Snapshot(int[] own, int[] links, long invokeSeq, long invokeTime) {
     }
 
     private static final int[] NONE = new int[0];
 
     private final long epsilon;
-    private final List<IntList> current = new ArrayList<>();
-    private final List<IntList> lagged = new ArrayList<>();
+    private final List<RealtimeBuffer> current = new ArrayList<>();
+    private final List<RealtimeBuffer> lagged = new ArrayList<>();
     private long[] clock = new long[0];
     private long now = Long.MIN_VALUE;
+    /** Events seen: the merged position of the latest. */
+    private long seq;
     private final Map<Integer, Snapshot> pending = new HashMap<>();
     private final ArrayDeque<Lag> lags = new ArrayDeque<>();
     /** The agent of each transaction, by id. */
     private int[] agentOf = new int[64];
     private boolean linkedToFailed;
+
+    /** Scratch of {@link #invoked}: the snapshot's members and their times. */
+    private final RealtimeBuffer members = new RealtimeBuffer();
+    private final IntList memberAgents = new IntList();
 
     /** @param epsilonNanos the clock uncertainty, in nanoseconds, >= 0 */
     FleetRealtime(long epsilonNanos) {
@@ -84,25 +97,56 @@ final class FleetRealtime {
     void invoked(int txn, int agent, long time) {
         boolean inOrder = advance(agent, time);
         remember(txn, agent);
-        IntList own = current.get(agent);
-        int size = own.size();
-        if (inOrder) {
-            for (int a = 0; a < lagged.size(); a++) {
-                size += a == agent ? 0 : lagged.get(a).size();
-            }
-        }
-        int[] sources = new int[size];
-        int n = 0;
-        for (int i = 0; i < own.size(); i++) {
-            sources[n++] = own.get(i);
-        }
+        RealtimeBuffer own = current.get(agent);
+        members.clear();
+        memberAgents.clear();
+        int sources = 0;
+        sources += collect(own, agent);
         for (int a = 0; inOrder && a < lagged.size(); a++) {
-            IntList other = lagged.get(a);
-            for (int i = 0; a != agent && i < other.size(); i++) {
-                sources[n++] = other.get(i);
+            sources += a == agent ? 0 : collect(lagged.get(a), a);
+        }
+        // One buffer is a reduction already; only members of several may precede one another.
+        int[] links = sources > 1 ? maximal() : members.ids();
+        pending.put(txn, new Snapshot(own.ids(), links, seq, clock[agent]));
+    }
+
+    /** Adds {@code buffer}'s members to the snapshot; returns 1 if it had any. */
+    private int collect(RealtimeBuffer buffer, int agent) {
+        for (int i = 0; i < buffer.size(); i++) {
+            members.add(buffer.id(i), buffer.invokeSeq(i), buffer.invokeTime(i), buffer.completeSeq(i),
+                    buffer.completeTime(i));
+            memberAgents.add(agent);
+        }
+        return buffer.size() > 0 ? 1 : 0;
+    }
+
+    /**
+     * The members of the snapshot that precede no other member. The buffers are reductions per
+     * agent only: another agent's lagged member may precede a member of this snapshot, and its
+     * edge is then implied (it reaches that member, which is linked). The rule is a strict order
+     * (each pair it relates has the completion before the invocation in the merged history), so
+     * every member left out precedes a maximal one, which is kept. O(snapshot²).
+     */
+    private int[] maximal() {
+        int n = members.size();
+        int[] out = new int[n];
+        int kept = 0;
+        for (int x = 0; x < n; x++) {
+            boolean implied = false;
+            for (int y = 0; y < n && !implied; y++) {
+                implied = x != y && precedes(x, y);
+            }
+            if (!implied) {
+                out[kept++] = members.id(x);
             }
         }
-        pending.put(txn, new Snapshot(sources, own.size()));
+        return kept == n ? out : Arrays.copyOf(out, kept);
+    }
+
+    /** The rule between the snapshot's members {@code x} and {@code y}. */
+    private boolean precedes(int x, int y) {
+        return memberAgents.get(x) == memberAgents.get(y) ? members.completeSeq(x) < members.invokeSeq(y)
+                : members.completeTime(x) + epsilon < members.invokeTime(y);
     }
 
     /**
@@ -112,7 +156,7 @@ final class FleetRealtime {
     void invokedAtUnknownTime(int txn, int agent, long time) {
         advance(agent, time);
         remember(txn, agent);
-        pending.put(txn, new Snapshot(NONE, 0));
+        pending.put(txn, new Snapshot(NONE, NONE, seq, clock[agent]));
     }
 
     /** {@code txn} completed at {@code time} with {@code outcome} (a {@link TxnTable} status): links its snapshot. */
@@ -121,17 +165,17 @@ final class FleetRealtime {
         advance(agent, time);
         Snapshot s = pending.remove(txn);
         if (outcome != TxnTable.FAIL) {
-            for (int from : s.sources) {
+            for (int from : s.links) {
                 out.link(from, txn, EdgeKind.REALTIME);
             }
-        } else if (s.sources.length > 0) {
+        } else if (s.links.length > 0) {
             linkedToFailed = true; // as SessionOrder: Elle's graph has such an edge, isowatch keeps none
         }
         if (outcome == TxnTable.OK) {
-            int[] own = Arrays.copyOf(s.sources, s.own);
-            replace(current.get(agent), own, txn);
             // Not before the merged time: a completion seen late counts as late, which only delays it.
-            lags.addLast(new Lag(agent, txn, Math.max(clock[agent], now), own));
+            long completedAt = Math.max(clock[agent], now);
+            current.get(agent).replace(s.own, txn, s.invokeSeq, s.invokeTime, seq, completedAt);
+            lags.addLast(new Lag(agent, txn, s.own, s.invokeSeq, s.invokeTime, seq, completedAt));
         }
     }
 
@@ -151,24 +195,13 @@ final class FleetRealtime {
         clock[agent] = t;
         boolean inOrder = t >= now;
         now = Math.max(now, t);
-        while (!lags.isEmpty() && now - lags.peekFirst().time > epsilon) {
+        seq++;
+        while (!lags.isEmpty() && now - lags.peekFirst().completeTime > epsilon) {
             Lag lag = lags.pollFirst();
-            replace(lagged.get(lag.agent), lag.ownPredecessors, lag.txn);
+            lagged.get(lag.agent).replace(lag.ownPredecessors, lag.txn, lag.invokeSeq, lag.invokeTime,
+                    lag.completeSeq, lag.completeTime);
         }
         return inOrder;
-    }
-
-    /** Elle's buffer step: a committed {@code txn} replaces its predecessors. */
-    private static void replace(IntList buffer, int[] predecessors, int txn) {
-        for (int p : predecessors) {
-            for (int i = 0; i < buffer.size(); i++) {
-                if (buffer.get(i) == p) {
-                    buffer.swapRemove(i);
-                    break;
-                }
-            }
-        }
-        buffer.add(txn);
     }
 
     private void ensureAgent(int agent) {
@@ -176,8 +209,8 @@ final class FleetRealtime {
             throw new IllegalArgumentException("agent ordinal must be >= 0, got " + agent);
         }
         while (current.size() <= agent) {
-            current.add(new IntList());
-            lagged.add(new IntList());
+            current.add(new RealtimeBuffer());
+            lagged.add(new RealtimeBuffer());
         }
         if (clock.length <= agent) {
             int from = clock.length;
@@ -201,32 +234,27 @@ final class FleetRealtime {
      * held.
      */
     void evictBelow(int cut, int nodes) {
-        for (IntList b : current) {
-            renumber(b, cut);
+        for (RealtimeBuffer b : current) {
+            b.evictBelow(cut);
         }
-        for (IntList b : lagged) {
-            renumber(b, cut);
+        for (RealtimeBuffer b : lagged) {
+            b.evictBelow(cut);
         }
         Map<Integer, Snapshot> kept = new HashMap<>();
         pending.forEach((txn, s) -> {
             if (txn >= cut) {
-                int[] own = renumber(Arrays.copyOf(s.sources, s.own), cut);
-                int[] others = renumber(Arrays.copyOfRange(s.sources, s.own, s.sources.length), cut);
-                int[] all = Arrays.copyOf(own, own.length + others.length);
-                System.arraycopy(others, 0, all, own.length, others.length);
-                kept.put(txn - cut, new Snapshot(all, own.length));
+                kept.put(txn - cut, new Snapshot(renumber(s.own, cut), renumber(s.links, cut), s.invokeSeq,
+                        s.invokeTime));
             }
         });
         pending.clear();
         pending.putAll(kept);
-        for (Iterator<Lag> it = lags.iterator(); it.hasNext(); ) {
-            if (it.next().txn < cut) {
-                it.remove();
-            }
-        }
         List<Lag> renumbered = new ArrayList<>(lags.size());
         for (Lag lag : lags) {
-            renumbered.add(new Lag(lag.agent, lag.txn - cut, lag.time, renumber(lag.ownPredecessors, cut)));
+            if (lag.txn >= cut) {
+                renumbered.add(new Lag(lag.agent, lag.txn - cut, renumber(lag.ownPredecessors, cut), lag.invokeSeq,
+                        lag.invokeTime, lag.completeSeq, lag.completeTime));
+            }
         }
         lags.clear();
         lags.addAll(renumbered);
@@ -235,14 +263,6 @@ final class FleetRealtime {
         System.arraycopy(agentOf, Math.min(cut, agentOf.length), shifted, 0,
                 Math.min(retained, Math.max(0, agentOf.length - cut)));
         agentOf = shifted;
-    }
-
-    private static void renumber(IntList buffer, int cut) {
-        int[] kept = renumber(buffer.toArray(), cut);
-        buffer.clear();
-        for (int t : kept) {
-            buffer.add(t);
-        }
     }
 
     private static int[] renumber(int[] ids, int cut) {

@@ -152,8 +152,7 @@ public final class IncrementalChecker {
      */
     public void accept(Op op) {
         if (fleet != null) {
-            throw new IllegalStateException("accept(op) on a checker of a fleet's history: give each event's agent, "
-                    + "accept(op, agent)");
+            throw new IllegalStateException(Messages.ACCEPT_WITHOUT_AGENT);
         }
         acceptInOrder(op);
     }
@@ -168,8 +167,7 @@ public final class IncrementalChecker {
      */
     public void accept(Op op, int agent) {
         if (fleet == null) {
-            throw new IllegalStateException("accept(op, agent) on a checker of one agent's history: call "
-                    + "checkAsFleet(clockUncertainty) before the first event, or accept(op)");
+            throw new IllegalStateException(Messages.ACCEPT_WITH_AGENT);
         }
         if (agent < 0) {
             throw new IllegalArgumentException("agent ordinal must be >= 0, got " + agent);
@@ -199,8 +197,12 @@ public final class IncrementalChecker {
      * Process order, and every model that needs no realtime, are unchanged. Call before the first
      * event.
      *
-     * @throws IllegalStateException    after the first event, or when called twice
-     * @throws IllegalArgumentException for a negative uncertainty
+     * @throws IllegalStateException    after the first event, when called twice, or after
+     *                                  {@link #followAgentProtocol()} (a fleet's garbage reads wait
+     *                                  for the end)
+     * @throws IllegalArgumentException for a negative uncertainty, or with rw-register's
+     *                                  linearizable-keys, whose version orders assume one realtime
+     *                                  order of the history's indices
      */
     public void checkAsFleet(Duration clockUncertainty) {
         if (events > 0 || fleet != null) {
@@ -210,6 +212,14 @@ public final class IncrementalChecker {
         }
         if (clockUncertainty.isNegative()) {
             throw new IllegalArgumentException("clock uncertainty must be >= 0, got " + clockUncertainty);
+        }
+        if (options.workload() == Workload.RW_REGISTER && options.registerOptions().linearizableKeys()) {
+            // RealtimeVersionOrder keeps Elle's one buffer in index order, which a fleet's merged
+            // order is not: its version orders could rest on clock differences.
+            throw new IllegalArgumentException(Messages.LINEARIZABLE_KEYS_IN_A_FLEET);
+        }
+        if (settling.live()) {
+            throw new IllegalStateException(Messages.PROTOCOL_IN_A_FLEET);
         }
         fleet = new FleetRealtime(clockUncertainty.toNanos());
         agentNames = new AgentNames();
@@ -236,7 +246,7 @@ public final class IncrementalChecker {
      */
     public void agentNamed(int agent, String id) {
         if (agentNames == null) {
-            throw new IllegalStateException("agentNamed() on a checker of one agent's history: call checkAsFleet first");
+            throw new IllegalStateException(Messages.NAMED_WITHOUT_FLEET);
         }
         agentNames.name(agent, id);
     }
@@ -285,6 +295,7 @@ public final class IncrementalChecker {
      * @throws IllegalStateException after the first event, or on a truncated history
      */
     public void followAgentProtocol() {
+        refuseProtocolForAFleet();
         if (events > 0 || truncated) {
             throw new IllegalStateException(events > 0
                     ? "followAgentProtocol() after " + events + " events: call it before the first"
@@ -305,12 +316,25 @@ public final class IncrementalChecker {
      * @throws IllegalStateException after the first event, or on a history not truncated
      */
     public void resumeAgentProtocol(Roaring64Bitmap keysTouchedBefore) {
+        refuseProtocolForAFleet();
         if (events > 0 || !truncated) {
             throw new IllegalStateException(events > 0
                     ? "resumeAgentProtocol() after " + events + " events: call it before the first"
                     : "resumeAgentProtocol() on a history seen from its start: call followAgentProtocol() instead");
         }
         settling.followFromCut(keysTouchedBefore);
+    }
+
+    /**
+     * Decision 0016's argument needs one producer: a writer's invocation recorded before the read
+     * returned comes before it in the history. Merged by clocks that differ by up to the
+     * uncertainty, another agent's invocation may come after the read, so a garbage read would not
+     * be final at its reader's completion. A fleet's garbage reads wait for the end.
+     */
+    private void refuseProtocolForAFleet() {
+        if (fleet != null) {
+            throw new IllegalStateException(Messages.PROTOCOL_IN_A_FLEET);
+        }
     }
 
     /**

@@ -19,6 +19,24 @@ final class Messages {
                 + " events out of order (raise the reorder window, --reorder-window)";
     }
 
+    static final String ACCEPT_WITHOUT_AGENT = "accept(op) on a checker of a fleet's history: give each event's"
+            + " agent, accept(op, agent)";
+
+    static final String ACCEPT_WITH_AGENT = "accept(op, agent) on a checker of one agent's history: call"
+            + " checkAsFleet(clockUncertainty) before the first event, or accept(op)";
+
+    static final String NAMED_WITHOUT_FLEET = "agentNamed() on a checker of one agent's history: call checkAsFleet"
+            + " first";
+
+    static final String LINEARIZABLE_KEYS_IN_A_FLEET = "linearizable-keys orders a key's versions by realtime in"
+            + " index order, which a history merged from several agents' clocks does not have; check a fleet's"
+            + " history without it (sequential-keys and wfr-keys still apply)";
+
+    static final String PROTOCOL_IN_A_FLEET = "a history from several agents cannot judge garbage reads at"
+            + " completion (decision 0016 assumes one producer; merged by clocks, another agent's invocation of the"
+            + " value may come after the read): its garbage reads wait for the end; do not call followAgentProtocol"
+            + " or resumeAgentProtocol with checkAsFleet";
+
     static String fleetEventWithoutTime(Op op) {
         return where(op) + ": event has no :time; a history from several agents orders transactions of different"
                 + " agents in real time by their times, so every event needs one";

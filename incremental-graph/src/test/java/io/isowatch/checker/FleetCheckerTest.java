@@ -80,7 +80,7 @@ class FleetCheckerTest {
         staleReadAcrossAgents(50, 1);
         Verdict v = feed(fleet(Duration.ofMillis(10), 0));
         assertEquals(Validity.FALSE, v.valid());
-        assertFalse(realtimeTypes(v).isEmpty(), v.anomalyTypes().toString());
+        assertEquals(List.of(AnomalyType.G_SINGLE_ITEM_REALTIME), v.anomalyTypes());
     }
 
     @Test
@@ -194,6 +194,31 @@ class FleetCheckerTest {
         c.accept(new Op(0, 0, OpType.INVOKE, 1, List.of(new MicroOp.Append(X, 1))));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.checkAsFleet(Duration.ZERO));
         assertTrue(e.getMessage().contains("before the first"), e.getMessage());
+    }
+
+    @Test
+    void linearizableKeys_isRefusedForAFleet() {
+        IncrementalChecker c = new IncrementalChecker(CheckerOptions.defaults().toBuilder()
+                .registers(new RegisterOptions(false, false, true)).build(), new AtomTable());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.checkAsFleet(Duration.ZERO));
+        assertTrue(e.getMessage().contains("linearizable-keys"), e.getMessage());
+        new IncrementalChecker(CheckerOptions.defaults().toBuilder().registers(new RegisterOptions(true, true, false))
+                .build(), new AtomTable()).checkAsFleet(Duration.ZERO);
+    }
+
+    @Test
+    void theAgentProtocol_andAFleet_refuseEachOther() {
+        IncrementalChecker protocol = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        protocol.followAgentProtocol();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> protocol.checkAsFleet(Duration.ZERO));
+        assertTrue(e.getMessage().contains("garbage reads"), e.getMessage());
+        IncrementalChecker f = fleet(Duration.ZERO, 0);
+        assertThrows(IllegalStateException.class, f::followAgentProtocol);
+        IncrementalChecker cut = new IncrementalChecker(CheckerOptions.defaults(), new AtomTable());
+        cut.historyTruncated();
+        cut.checkAsFleet(Duration.ZERO);
+        assertThrows(IllegalStateException.class, () -> cut.resumeAgentProtocol(new org.roaringbitmap.longlong.Roaring64Bitmap()));
+        assertFalse(f.judgesReadsAtCompletion());
     }
 
     @Test
