@@ -319,6 +319,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             if (ordinal == null) {
                 ordinal = agents.size();
                 agents.put(agent, ordinal);
+                checker.agentNamed(ordinal, agent); // explanations name the agents of a realtime step
             }
             checker.accept(new Op(nextIndex++, op.time(), op.type(), op.process(), op.value(), op.sourceLine()),
                     ordinal);
