@@ -53,6 +53,32 @@ class CycleJsonTest {
         assertTrue(cycles > 20, "the golden histories hold many cycles, found " + cycles);
     }
 
+    /** A fleet's realtime step between two agents draws, from its JSON, as from the finding: agents in the label. */
+    @Test
+    void svg_ofAFleetsRealtimeStep_namesItsAgents() {
+        AtomTable atoms = new AtomTable();
+        IncrementalChecker checker = new IncrementalChecker(io.isowatch.checker.CheckerOptions.defaults(), atoms);
+        checker.checkAsFleet(java.time.Duration.ofMillis(10), List.of("host-a", "host-b"));
+        long ms = 1_000_000;
+        int[] agent = {0, 0, 1, 1, 0, 0};
+        Op[] ops = {
+            new Op(0, 990 * ms, io.isowatch.history.OpType.INVOKE, 1, List.of(new io.isowatch.history.MicroOp.Append(1, 1))),
+            new Op(1, 1000 * ms, io.isowatch.history.OpType.OK, 1, List.of(new io.isowatch.history.MicroOp.Append(1, 1))),
+            new Op(2, 1050 * ms, io.isowatch.history.OpType.INVOKE, 2, List.of(new io.isowatch.history.MicroOp.Read(1, null))),
+            new Op(3, 1051 * ms, io.isowatch.history.OpType.OK, 2, List.of(new io.isowatch.history.MicroOp.Read(1, new long[0]))),
+            new Op(4, 1052 * ms, io.isowatch.history.OpType.INVOKE, 1, List.of(new io.isowatch.history.MicroOp.Read(1, null))),
+            new Op(5, 1053 * ms, io.isowatch.history.OpType.OK, 1, List.of(new io.isowatch.history.MicroOp.Read(1, new long[] {1}))),
+        };
+        for (int i = 0; i < ops.length; i++) {
+            checker.accept(ops[i], agent[i]);
+        }
+        Finding.Cycle cycle = (Finding.Cycle) checker.finish().anomalies().values().iterator().next().get(0);
+        String json = FindingJson.toJson(cycle, atoms);
+        String svg = CycleJson.svg(json);
+        assertEquals(CycleSvg.render(cycle, atoms), svg);
+        assertTrue(svg.contains("@host-a") && svg.contains("@host-b"), svg);
+    }
+
     @Test
     void svg_ofWhatIsNoFindingJson_isNull() {
         assertNull(CycleJson.svg("not json"));
