@@ -198,8 +198,6 @@ public record JobOptions(
         m.put(ALERTS_WEBHOOK, alertsWebhook);
         m.putAll(CheckerOptionsReader.write(checker));
         m.remove(CheckerOptionsReader.REORDER_WINDOW);
-        // Not a job option yet: the job checks one agent's history (decision 0021's job part is to come).
-        m.remove(CheckerOptionsReader.CLOCK_UNCERTAINTY);
         m.put(HISTORY_RETENTION, Durations.format(historyRetention));
         m.put(ROCKSDB_COMPRESSION, rocksdbCompression);
         m.put(UI_BASE_URL, uiBaseUrl);

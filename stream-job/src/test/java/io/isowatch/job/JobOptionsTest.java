@@ -30,6 +30,15 @@ class JobOptionsTest {
         assertEquals("", o.bootstrapServers());
     }
 
+    /** A fleet's clock uncertainty reaches the checker, and survives a copy with another option changed. */
+    @Test
+    void clockUncertainty_isAJobOption_thatReachesTheChecker() {
+        assertEquals(Duration.ofMillis(100), JobOptions.parse(Map.of()).checker().clockUncertainty());
+        JobOptions o = JobOptions.parse(Map.of("clock-uncertainty", "7ms"));
+        assertEquals(Duration.ofMillis(7), o.checker().clockUncertainty());
+        assertEquals(Duration.ofMillis(7), o.with("max-out-of-orderness", "1s").checker().clockUncertainty());
+    }
+
     @Test
     void parse_unknownKey_isRejectedByName() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
