@@ -38,9 +38,12 @@ import java.util.TreeSet;
  * @param release              live, or released only when its history ended and why
  *                             ({@link Release}); with the latter the detection delay includes the
  *                             wait for the end
+ * @param agents               in a history several agents record, the agents whose transactions
+ *                             the finding names, sorted; empty otherwise
  */
 public record Alert(String id, String history, String type, String title, List<String> models, long detectedAtMillis,
-                    long detectionDelayMillis, String explanation, String findingJson, Release release) {
+                    long detectionDelayMillis, String explanation, String findingJson, Release release,
+                    List<String> agents) {
 
     /** The detection delay of an alert whose transactions carry no times. */
     public static final long UNKNOWN_DELAY = -1;
@@ -54,10 +57,18 @@ public record Alert(String id, String history, String type, String title, List<S
         Objects.requireNonNull(findingJson, "findingJson");
         Objects.requireNonNull(release, "release");
         models = List.copyOf(new TreeSet<>(models));
+        agents = List.copyOf(new TreeSet<>(agents));
         if (detectionDelayMillis < UNKNOWN_DELAY) {
             throw new IllegalArgumentException("detectionDelayMillis must be >= 0, or -1 for unknown, got "
                     + detectionDelayMillis);
         }
+    }
+
+    /** An alert of a history one agent records (no {@link #agents}). */
+    public Alert(String id, String history, String type, String title, List<String> models, long detectedAtMillis,
+                 long detectionDelayMillis, String explanation, String findingJson, Release release) {
+        this(id, history, type, title, models, detectedAtMillis, detectionDelayMillis, explanation, findingJson,
+                release, List.of());
     }
 
     /** A live alert ({@link Release#LIVE}). */
@@ -113,7 +124,13 @@ public record Alert(String id, String history, String type, String title, List<S
     /** This alert with {@code release} instead of its own. */
     public Alert released(Release release) {
         return new Alert(id, history, type, title, models, detectedAtMillis, detectionDelayMillis, explanation,
-                findingJson, release);
+                findingJson, release, agents);
+    }
+
+    /** This alert naming the agents whose transactions its finding names. */
+    public Alert recordedBy(Collection<String> agents) {
+        return new Alert(id, history, type, title, models, detectedAtMillis, detectionDelayMillis, explanation,
+                findingJson, release, List.copyOf(agents));
     }
 
     /** True when it was released only when its history ended ({@link Release#atEndOfHistory()}). */

@@ -52,6 +52,8 @@ public final class AlertJson {
         public static final String DETECTION_DELAY_MS = "detection-delay-ms";
         public static final String RELEASED = "released";
         public static final String RELEASED_REASON = "released-reason";
+        /** In a history several agents record: the agents whose transactions the finding names. */
+        public static final String AGENTS = "agents";
         public static final String VERSION = "version";
         public static final String LINK = "link";
         /** FindingJson's object; its own {@code "explanation"} field holds the text. */
@@ -86,6 +88,9 @@ public final class AlertJson {
         g.writeStringField(Fields.ID, alert.id());
         if (!alert.history().isEmpty()) {
             g.writeStringField(Fields.HISTORY, alert.history());
+        }
+        if (!alert.agents().isEmpty()) {
+            stringArray(g, Fields.AGENTS, alert.agents());
         }
         g.writeStringField(Fields.TYPE, alert.type());
         g.writeStringField(Fields.TITLE, alert.title());

@@ -52,11 +52,13 @@ public final class AlertLine {
         List<String> models = new ArrayList<>();
         root.path(Fields.MODELS).forEach(m -> models.add(m.asText()));
         JsonNode delay = root.get(Fields.DETECTION_DELAY_MS);
+        List<String> agents = new ArrayList<>();
+        root.path(Fields.AGENTS).forEach(a -> agents.add(a.asText()));
         return new Alert(text(root, Fields.ID), root.path(Fields.HISTORY).asText(""), text(root, Fields.TYPE),
                 text(root, Fields.TITLE), models, root.path(Fields.DETECTED_AT_MS).asLong(0),
                 delay == null || delay.isNull() ? Alert.UNKNOWN_DELAY : Math.max(Alert.UNKNOWN_DELAY, delay.asLong()),
                 finding.path(Fields.FINDING_EXPLANATION).asText(""), finding.toString(),
-                Release.read(optionalText(root, Fields.RELEASED), optionalText(root, Fields.RELEASED_REASON)));
+                Release.read(optionalText(root, Fields.RELEASED), optionalText(root, Fields.RELEASED_REASON)), agents);
     }
 
     /** A text field, or null when absent or not text: a line written before the field reads as if it had none. */

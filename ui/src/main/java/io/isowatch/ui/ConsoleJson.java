@@ -33,7 +33,8 @@ import java.util.TreeSet;
  *
  * <p>A row (the list's line): {@code {"id","history","type","title","models":[checked],
  * "detectedAtMs","detectedAt","delayMs"|null,"released":"live"|"end-of-history","releasedReason",
- * "not":[..],"alsoNot":[..],"picture":bool}}; {@code releasedReason} is empty for a live finding.
+ * "not":[..],"alsoNot":[..],"picture":bool,"agents":[..]}}; {@code releasedReason} is empty for a
+ * live finding, {@code agents} for a history one agent records.
  * A view (the finding's page) adds {@code "explanation","txns":[{"index","process","type",
  * "mops":[json..],"keys":[json..]}],"alertJson"} and, when drawn, {@code "svg"}.
  */
@@ -142,6 +143,7 @@ public final class ConsoleJson {
         strings(g, "not", v.ruledOut().not());
         strings(g, "alsoNot", v.ruledOut().alsoNot());
         g.writeBooleanField("picture", v.picture());
+        strings(g, "agents", a.agents());
     }
 
     /**
@@ -191,6 +193,7 @@ public final class ConsoleJson {
         g.writeEndObject();
         g.writeNumberField("firstDetectedAtMs", h.firstDetectedAtMillis());
         g.writeNumberField("lastDetectedAtMs", h.lastDetectedAtMillis());
+        strings(g, "agents", h.agents());
         g.writeEndObject();
     }
 

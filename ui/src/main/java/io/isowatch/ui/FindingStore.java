@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -42,10 +43,11 @@ public final class FindingStore {
      * @param ruledOutBy for each ruled-out model, the ids of (at most {@value #MAX_IDS_PER_MODEL}) findings that rule it out
      * @param firstDetectedAtMillis the earliest detection, epoch ms
      * @param lastDetectedAtMillis  the latest detection, epoch ms
+     * @param agents     the agents whose transactions its findings name, when several agents record it
      */
     public record HistorySummary(String history, long findings, SortedMap<String, Long> types, Boundary ruledOut,
                                  SortedMap<String, List<String>> ruledOutBy, long firstDetectedAtMillis,
-                                 long lastDetectedAtMillis) {
+                                 long lastDetectedAtMillis, SortedSet<String> agents) {
     }
 
     /** How many finding ids a history summary lists per ruled-out model. */
@@ -174,8 +176,10 @@ public final class FindingStore {
         SortedMap<String, List<String>> by = new TreeMap<>();
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
+        SortedSet<String> agents = new TreeSet<>();
         for (FindingView v : views) {
             types.merge(v.alert().type(), 1L, Long::sum);
+            agents.addAll(v.alert().agents());
             for (String m : v.ruledOutModels()) {
                 List<String> ids = by.computeIfAbsent(m, k -> new ArrayList<>());
                 if (ids.size() < MAX_IDS_PER_MODEL) {
@@ -194,7 +198,7 @@ public final class FindingStore {
         }
         Boundary ruledOut = known.isEmpty() ? new Boundary(new TreeSet<>(), new TreeSet<>())
                 : ConsistencyModels.friendlyBoundary(known);
-        return new HistorySummary(history, views.size(), types, ruledOut, by, first, last);
+        return new HistorySummary(history, views.size(), types, ruledOut, by, first, last, agents);
     }
 
     private static boolean isKnown(String type) {

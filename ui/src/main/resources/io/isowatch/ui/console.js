@@ -303,6 +303,7 @@
       el('dl', { class: 'facts' },
         el('dt', null, 'Id'), el('dd', null, el('code', { id: 'finding-id' }, v.id)),
         REPORT ? null : [el('dt', null, 'History'), el('dd', null, el('a', { href: links.history(v.history) }, historyName(v.history)))],
+        v.agents && v.agents.length ? [el('dt', null, 'Agents'), el('dd', { id: 'finding-agents' }, v.agents.join(', '))] : null,
         REPORT ? null : [el('dt', null, 'Detected'), el('dd', null, v.detectedAt),
           el('dt', null, 'Detection delay'), el('dd', { id: 'finding-delay' }, delay(v.delayMs)),
           el('dt', null, 'Released'), el('dd', { id: 'finding-released' }, v.released === 'end-of-history'
@@ -431,6 +432,8 @@
       el('h1', { id: 'history-name' }, 'History ', historyName(name)),
       el('dl', { class: 'facts' },
         el('dt', null, 'Findings'), el('dd', { id: 'history-findings-count' }, h.findings),
+        h.agents && h.agents.length ? [el('dt', null, 'Agents'), el('dd', { id: 'history-agents' },
+          h.agents.join(', '), ' (those whose transactions its findings name)')] : null,
         el('dt', null, 'Transactions checked'), el('dd', null, REPORT ? REPORT.report.stats.txns.toLocaleString('en')
           : 'not carried by alerts; see the job\'s transactions_checked metric'),
         el('dt', null, 'First detected'), el('dd', null, new Date(h.firstDetectedAtMs).toISOString()),

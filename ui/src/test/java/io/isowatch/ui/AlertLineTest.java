@@ -27,6 +27,20 @@ class AlertLineTest {
                 "a single history writes no history field");
     }
 
+    /** A history several agents record names the agents of each finding; one agent's names none. */
+    @Test
+    void parse_readsTheAgents_andALineWithoutThemAsNone() {
+        Alert a = TestAlerts.writeSkewAlert("a", "b", "shop", TestAlerts.DETECTED_AT).recordedBy(
+                java.util.List.of("shop-2", "shop-0"));
+        String json = new String(AlertJson.toBytes(a), StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"agents\":[\"shop-0\",\"shop-2\"]"), json);
+        assertEquals(a, AlertLine.parse(json));
+        Alert lone = TestAlerts.writeSkewAlert("a", "b", "agent-7", TestAlerts.DETECTED_AT);
+        assertFalse(new String(AlertJson.toBytes(lone), StandardCharsets.UTF_8).contains("agents"));
+        assertEquals(java.util.List.of(), AlertLine.parse(new String(AlertJson.toBytes(lone),
+                StandardCharsets.UTF_8)).agents());
+    }
+
     @Test
     void parse_readsTheRelease_andALineWithoutItAsLive() {
         Alert a = TestAlerts.writeSkewAlert("a", "b", "agent-7", TestAlerts.DETECTED_AT)

@@ -91,6 +91,17 @@ class FindingStoreTest {
         FindingStore.HistorySummary two = h.get(1);
         assertEquals(List.of(other.id()), two.ruledOutBy().get("repeatable-read"));
         assertFalse(two.ruledOutBy().containsKey("snapshot-isolation"), two.ruledOutBy().toString());
+        assertEquals(java.util.Set.of(), one.agents(), "one agent's histories name no agents");
+    }
+
+    @Test
+    void histories_ofSeveralAgents_nameEveryAgentTheirFindingsName() {
+        FindingStore store = new FindingStore(10);
+        store.add(FindingView.of(TestAlerts.writeSkewAlert("a", "b", "shop", 1000).recordedBy(List.of("shop-0", "shop-1"))));
+        store.add(FindingView.of(TestAlerts.writeSkewAlert("c", "d", 10, "shop", 2000).recordedBy(List.of("shop-2"))));
+        assertEquals(List.of("shop-0", "shop-1", "shop-2"), List.copyOf(store.histories().get(0).agents()));
+        assertTrue(ConsoleJson.overview(store).contains("\"agents\":[\"shop-0\",\"shop-1\",\"shop-2\"]"),
+                ConsoleJson.overview(store));
     }
 
     @Test

@@ -441,8 +441,23 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
             if (settling) {
                 alert = alert.released(Release.atEnd(finding.type()));
             }
+            if (merge.isFleet()) {
+                alert = alert.recordedBy(agentsOf(finding));
+            }
             metrics.delay(alert);
             alerts.collect(alert);
+        }
+
+        /** The agents that recorded the finding's transactions, by their processes (each agent's own). */
+        private java.util.Set<String> agentsOf(Finding finding) {
+            java.util.Set<String> agents = new java.util.TreeSet<>();
+            for (io.isowatch.anomaly.Txn t : finding.txns()) {
+                String agent = processAgents.get(t.completion().process());
+                if (agent != null) {
+                    agents.add(agent);
+                }
+            }
+            return agents;
         }
 
         /**
@@ -520,6 +535,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
                 latest = Math.max(latest, EventTime.of(e));
                 if (ctx == null) {
                     merge.merged(lane(e.source()), e); // a replay: where each agent's order and the merge stand
+                    processAgents.putIfAbsent(e.op().process(), e.source());
                 }
             }
             if (number == 0 && current.firstBatch == 0 && firstSequence > 0) {

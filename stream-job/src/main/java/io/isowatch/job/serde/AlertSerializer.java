@@ -21,7 +21,8 @@ import java.util.List;
  * Flink serializer of {@link Alert}. Layout, version {@value #VERSION}: a zero byte and the version
  * byte; id, history, type, title as Flink strings; the model count (int) and each model;
  * detected-at and detection delay (longs); explanation and finding JSON; whether it was released
- * at the end of its history (boolean) and the reason (string, empty when live).
+ * at the end of its history (boolean) and the reason (string, empty when live); the agent count
+ * (int) and each agent. Version 2 ended before the agents and is still read (no agents).
  *
  * <p>The first layout had no version: it began with the id, whose Flink string length is written
  * plus one, so its first byte is never zero. A leading zero therefore marks a versioned layout,
@@ -33,7 +34,7 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
     private static final long serialVersionUID = 1L;
 
     /** The layout written; see the class comment. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The first byte of a versioned layout, never the first byte of the unversioned one. */
     private static final int VERSIONED = 0;
 
@@ -68,6 +69,10 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
         StringValue.writeString(a.findingJson(), out);
         out.writeBoolean(a.releasedAtEnd());
         StringValue.writeString(a.release().reason(), out);
+        out.writeInt(a.agents().size());
+        for (String agent : a.agents()) {
+            StringValue.writeString(agent, out);
+        }
     }
 
     @Override
@@ -78,14 +83,18 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
             return read(withFirstByte(first, in), false);
         }
         int version = in.readUnsignedByte();
-        if (version != VERSION) {
+        if (version != 2 && version != VERSION) {
             throw new IOException("alert layout version " + version + " in state or on the network; this job reads "
-                    + "versions 1 (unversioned) and " + VERSION + ": restore it with the job that wrote it");
+                    + "versions 1 (unversioned), 2 and " + VERSION + ": restore it with the job that wrote it");
         }
-        return read(in, true);
+        return read(in, true, version >= 3);
     }
 
     private static Alert read(DataInputView in, boolean withRelease) throws IOException {
+        return read(in, withRelease, false);
+    }
+
+    private static Alert read(DataInputView in, boolean withRelease, boolean withAgents) throws IOException {
         String id = StringValue.readString(in);
         String history = StringValue.readString(in);
         String type = StringValue.readString(in);
@@ -108,7 +117,18 @@ public final class AlertSerializer extends ImmutableValueSerializer<Alert> {
             String reason = StringValue.readString(in);
             release = atEnd ? new Release(true, reason) : Release.LIVE;
         }
-        return new Alert(id, history, type, title, models, detectedAt, delay, explanation, findingJson, release);
+        List<String> agents = new ArrayList<>();
+        if (withAgents) {
+            int a = in.readInt();
+            if (a < 0) {
+                throw new IOException("alert " + id + ": negative agent count " + a + " in state or on the network");
+            }
+            for (int i = 0; i < a; i++) {
+                agents.add(StringValue.readString(in));
+            }
+        }
+        return new Alert(id, history, type, title, models, detectedAt, delay, explanation, findingJson, release,
+                agents);
     }
 
     /** {@code in} with the byte already read from it put back in front. */

@@ -89,6 +89,7 @@ class FleetHistoryTest {
             assertEquals(List.of("G2-item"), alerts.stream().map(Alert::type).distinct().toList(),
                     alerts.toString());
             assertEquals("shop", alerts.get(0).history());
+            assertEquals(List.of("a", "b"), alerts.get(0).agents(), "the write skew's transactions are a's and b's");
             List<HistoryEvent> checked = checked(h);
             assertEquals(writeSkew(200).size(), checked.size());
             for (int i = 1; i < checked.size(); i++) {

@@ -130,7 +130,21 @@ class SerializersTest {
                 alert("ab12", 12),
                 alert("cd34", Alert.UNKNOWN_DELAY).released(Release.atEnd(AnomalyType.GARBAGE_READ)),
                 alert("ef56", 0).released(Release.atEnd(AnomalyType.G2_ITEM)),
+                alert("gh78", 3).recordedBy(List.of("shop-1", "shop-0")),
                 new Alert("x".repeat(300), "", "garbage-read", "t", List.of(), 0, 5, "", "{}")));
+    }
+
+    /** Version 2 of the layout, which ended before the agents, still reads (no agents). */
+    @Test
+    void alert_version2Layout_isStillRead_withoutAgents() throws Exception {
+        Alert a = alert("ab12", 12).released(Release.atEnd(AnomalyType.G2_ITEM));
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        AlertSerializer.INSTANCE.serialize(a, out);
+        byte[] v3 = out.getCopyOfBuffer();
+        assertEquals(AlertSerializer.VERSION, v3[1]);
+        byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - 4); // without the agent count (0)
+        v2[1] = 2;
+        assertEquals(a, AlertSerializer.INSTANCE.deserialize(new DataInputDeserializer(v2)));
     }
 
     /** Alerts written by the serializer before it was versioned (this is its code) read as live alerts. */
