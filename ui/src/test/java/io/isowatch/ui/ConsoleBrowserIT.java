@@ -250,6 +250,25 @@ class ConsoleBrowserIT {
         assertNoScriptRan();
     }
 
+    /** A history several agents record shows its agents, on a finding's page and on the history's. */
+    @Test
+    void fleetHistory_showsTheAgentsOfAFinding_andOfTheHistory() {
+        Alert fleet = TestAlerts.writeSkewAlert("fleet-1", "fleet-2", 3000, "shop", T0 + 5000)
+                .recordedBy(List.of("shop-1", "shop-0"));
+        sink.accept(fleet);
+        browser.await(Duration.ofSeconds(10), d -> store.histories().stream().anyMatch(h -> h.history().equals("shop")));
+        browser.driver().get(base + "/findings/" + fleet.id());
+        WebElement agents = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("finding-agents")));
+        assertEquals("shop-0, shop-1", agents.getText());
+        browser.driver().get(base + "/history?name=shop");
+        WebElement ofHistory = browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("history-agents")));
+        assertTrue(ofHistory.getText().startsWith("shop-0, shop-1"), ofHistory.getText());
+        browser.driver().get(base + "/findings/" + skew.id());
+        browser.await(Duration.ofSeconds(10), d -> d.findElement(By.id("explanation")));
+        assertEquals(List.of(), browser.driver().findElements(By.id("finding-agents")), "one agent's history names none");
+        assertNoScriptErrors();
+    }
+
     @Test
     void historyPage_saysWhatIsRuledOutAndByWhichFindings() {
         browser.driver().get(base + "/history?name=agent-1");
