@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.isowatch.agentcli.ExitCodes;
 import io.isowatch.localkafka.InJvmKafka;
-import io.isowatch.testkit.ChildJvm;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +22,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -51,7 +49,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FleetPostgresIT {
 
-    private static final Path JAR = Path.of("target", "isowatch-cli.jar").toAbsolutePath();
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final String UNCERTAINTY = "100ms";
     private static final long MEMBER_STRIDE = 1_000_000_000L;
@@ -96,7 +93,7 @@ class FleetPostgresIT {
         kafka.createTopic(topic, 3);
         kafka.createTopic(alerts, 1);
         kafka.createTopic(dead, 1);
-        JobProcess job = JobProcess.start(dir.resolve("job.err"), List.of("job", "--bootstrap-servers",
+        LauncherProcess job = LauncherProcess.start("1g", dir.resolve("job.err"), List.of("job", "--bootstrap-servers",
                 kafka.bootstrapServers(), "--history-topic", topic, "--alerts-topic", alerts, "--dead-letter-topic",
                 dead, "--checkpoint-dir", dir.resolve("checkpoints").toString(), "--max-out-of-orderness", "200ms",
                 "--idle-timeout", "3s", "--consistency-models", "serializable", "--clock-uncertainty", UNCERTAINTY));
@@ -156,13 +153,13 @@ class FleetPostgresIT {
      */
     private List<Path> runFleet(String history, String isolation, List<String> offsets, InJvmKafka kafka,
                                 String topic) throws Exception {
-        List<AgentRun> agents = new ArrayList<>();
+        List<LauncherProcess> agents = new ArrayList<>();
         List<Path> files = new ArrayList<>();
         try {
             for (int member = 0; member < offsets.size(); member++) {
                 Path out = dir.resolve(history + "-" + member + ".jsonl");
                 files.add(out);
-                AgentRun agent = AgentRun.start(dir.resolve(history + "-" + member + ".err"), List.of("agent", "run",
+                LauncherProcess agent = LauncherProcess.start("512m", dir.resolve(history + "-" + member + ".err"), List.of("agent", "run",
                         "--target", url, "--user", "postgres", "--isolation", isolation, "--history", history,
                         "--member", Integer.toString(member), "--clock-offset", offsets.get(member),
                         // A history begins on tables without another run's rows (decision 0021).
@@ -177,13 +174,13 @@ class FleetPostgresIT {
                     await(() -> agent.err().contains("txn/s"), () -> "member 0 is not recording: " + agent.err());
                 }
             }
-            for (AgentRun agent : agents) {
-                int code = agent.await();
+            for (LauncherProcess agent : agents) {
+                int code = agent.await(WAIT.toSeconds());
                 assertTrue(code == ExitCodes.VALID || code == ExitCodes.INVALID, "agent failed: " + agent.err());
             }
         } finally {
-            for (AgentRun agent : agents) {
-                agent.process.destroyForcibly();
+            for (LauncherProcess agent : agents) {
+                agent.process().destroyForcibly();
             }
         }
         return files;
@@ -257,58 +254,6 @@ class FleetPostgresIT {
                 throw new AssertionError("timed out after " + WAIT + ": " + what.get());
             }
             Thread.sleep(300);
-        }
-    }
-
-    /** {@code java -jar isowatch-cli.jar agent run ...} in a JVM of its own. */
-    private record AgentRun(Process process, Path errFile) {
-
-        static AgentRun start(Path err, List<String> args) throws IOException {
-            List<String> command = ChildJvm.command("512m");
-            command.add("-jar");
-            command.add(JAR.toString());
-            command.addAll(args);
-            return new AgentRun(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(err.toFile()).start(), err);
-        }
-
-        int await() throws InterruptedException {
-            assertTrue(process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "agent still running: " + err());
-            return process.exitValue();
-        }
-
-        String err() {
-            try {
-                return Files.readString(errFile);
-            } catch (IOException e) {
-                return "(cannot read " + errFile + ": " + e + ")";
-            }
-        }
-    }
-
-    /** {@code isowatch job} in a JVM of its own. */
-    private record JobProcess(Process process, Path errFile) {
-
-        static JobProcess start(Path err, List<String> args) throws IOException {
-            List<String> command = ChildJvm.command("1g");
-            command.add("-jar");
-            command.add(JAR.toString());
-            command.addAll(args);
-            return new JobProcess(new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(err.toFile()).start(), err);
-        }
-
-        String err() {
-            try {
-                return Files.readString(errFile);
-            } catch (IOException e) {
-                return "(cannot read " + errFile + ": " + e + ")";
-            }
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the job process did not die");
         }
     }
 }

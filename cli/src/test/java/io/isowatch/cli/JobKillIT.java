@@ -14,7 +14,6 @@ import io.isowatch.history.HistoryEvent;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.RetainedCheckpoints;
-import io.isowatch.testkit.ChildJvm;
 import io.isowatch.localkafka.InJvmKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,7 +32,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -51,7 +49,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JobKillIT {
 
     private static final String AGENT = "agent-kill";
-    private static final Path JAR = Path.of("target", "isowatch-cli.jar").toAbsolutePath();
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     @Test
@@ -85,7 +82,7 @@ class JobKillIT {
         int alertsBefore = 0;
         for (int run = 0; run < 2; run++) {
             sendPart(kafka, history, ops.subList(run * third, (run + 1) * third), atoms, run);
-            JobProcess job = JobProcess.start(dir.resolve("run-" + run + ".err"), args);
+            LauncherProcess job = LauncherProcess.start("1g", dir.resolve("run-" + run + ".err"), args);
             if (run > 0) {
                 Path resumed = latest.orElseThrow();
                 await(() -> job.err().contains("resuming from " + resumed), () -> "not resumed from " + resumed + ": "
@@ -97,12 +94,12 @@ class JobKillIT {
             await(() -> RetainedCheckpoints.latest(checkpoints).filter(c -> written(c).compareTo(alerted) > 0).isPresent(),
                     () -> "no checkpoint after the alerts: " + job.err());
             latest = RetainedCheckpoints.latest(checkpoints);
-            job.kill();
+            assertEquals(137, job.kill(), "killed by SIGKILL");
             alertsBefore = alertRecords(kafka, alerts).size();
         }
 
         sendPart(kafka, history, ops.subList(2 * third, ops.size()), atoms, 2);
-        JobProcess last = JobProcess.start(dir.resolve("run-2.err"), args);
+        LauncherProcess last = LauncherProcess.start("1g", dir.resolve("run-2.err"), args);
         Path resumed = latest.orElseThrow();
         Set<String> ids = new HashSet<>();
         List<String> records = new ArrayList<>();
@@ -116,7 +113,7 @@ class JobKillIT {
                 return ids.containsAll(expected);
             }, () -> "missing findings: " + missing(expected, ids) + "\n" + last.err());
         } finally {
-            last.kill();
+            assertEquals(137, last.kill(), "killed by SIGKILL");
         }
         // A run that started afresh would deliver every earlier finding again; one resumed from a
         // checkpoint repeats only what it found after that checkpoint.
@@ -204,35 +201,6 @@ class JobKillIT {
                 throw new AssertionError("timed out after " + WAIT + ": " + what.get());
             }
             Thread.sleep(200);
-        }
-    }
-
-    /** {@code java -jar isowatch-cli.jar ARGS} in a process of its own, its stderr in a file. */
-    private record JobProcess(Process process, Path errFile) {
-
-        static JobProcess start(Path err, List<String> args) throws IOException {
-            List<String> command = ChildJvm.command("1g");
-            command.add("-jar");
-            command.add(JAR.toString());
-            command.addAll(args);
-            Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(err.toFile()).start();
-            return new JobProcess(p, err);
-        }
-
-        String err() {
-            try {
-                return Files.readString(errFile);
-            } catch (IOException e) {
-                return "(cannot read " + errFile + ": " + e + ")";
-            }
-        }
-
-        /** SIGKILL, as a crash or the OOM killer ends a process: no shutdown hook runs. */
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the job process did not die");
-            assertEquals(137, process.exitValue(), "killed by SIGKILL");
         }
     }
 }

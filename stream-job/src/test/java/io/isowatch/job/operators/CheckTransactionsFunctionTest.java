@@ -562,7 +562,8 @@ class CheckTransactionsFunctionTest {
         return harness(new CheckTransactionsFunction(OPTIONS, retention, Duration.ofMinutes(1)), restoreFrom);
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
+    /** The operator around {@code function}, keyed as the job keys it, restored from {@code restoreFrom} if given. */
+    static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
             CheckTransactionsFunction function, OperatorSubtaskState restoreFrom) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),

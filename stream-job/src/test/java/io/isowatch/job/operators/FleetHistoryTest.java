@@ -7,12 +7,9 @@ import io.isowatch.history.MicroOp;
 import io.isowatch.history.Op;
 import io.isowatch.history.OpType;
 import io.isowatch.job.DeadLetter;
-import io.isowatch.job.serde.JobTypes;
 import io.isowatch.sinks.Alert;
 
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
@@ -261,16 +258,7 @@ class FleetHistoryTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> harness(
             OperatorSubtaskState restoreFrom) throws Exception {
-        CheckTransactionsFunction function = new CheckTransactionsFunction(OPTIONS, Duration.ZERO,
-                Duration.ofMinutes(1), IDLE).emittingCheckedEvents();
-        KeyedOneInputStreamOperatorTestHarness<String, HistoryEvent, Alert> h =
-                new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                        new AgentHistoryKey(), Types.STRING);
-        h.setup(JobTypes.ALERT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
-        if (restoreFrom != null) {
-            h.initializeState(restoreFrom);
-        }
-        h.open();
-        return h;
+        return CheckTransactionsFunctionTest.harness(new CheckTransactionsFunction(OPTIONS, Duration.ZERO,
+                Duration.ofMinutes(1), IDLE).emittingCheckedEvents(), restoreFrom);
     }
 }
