@@ -25,7 +25,7 @@ class ChartRenderTest {
     /** The options io.isowatch.job.CheckerJob accepts; anything else makes the job refuse to start. */
     static final Set<String> JOB_OPTIONS = Set.of("bootstrap-servers", "history-topic", "alerts-topic",
             "dead-letter-topic", "group-id", "starting-offsets", "max-out-of-orderness", "idle-timeout",
-            "dedupe-retention", "rocksdb-compression", "parallelism", "max-parallelism", "checkpoint-interval", "state-backend",
+            "clock-uncertainty", "dedupe-retention", "rocksdb-compression", "parallelism", "max-parallelism", "checkpoint-interval", "state-backend",
             "consistency-models", "workload", "alerts-webhook", "ui-base-url");
 
     static final String JOB = FULLNAME + "-checker";
@@ -134,6 +134,7 @@ class ChartRenderTest {
         expected.put("starting-offsets", "earliest");
         expected.put("max-out-of-orderness", "5s");
         expected.put("idle-timeout", "30s");
+        expected.put("clock-uncertainty", "100ms");
         expected.put("dedupe-retention", "60s");
         expected.put("rocksdb-compression", "none");
         expected.put("parallelism", "2");
