@@ -48,8 +48,10 @@ class LoopbackOnlyIT {
         try (ListeningSockets.Watch watch = ListeningSockets.watch()) {
             Thread scraper = scrapeWhenListening(metricsPort, scraped, text -> text.contains("flink_jobmanager_"),
                     text -> true);
-            Thread delays = scrapeWhenListening(metricsPort, withDelays, text -> infBucketTotal(text) > 0,
-                    text -> text.contains(DELAY));
+            // A scrape reads the counters one after another while alerts arrive, so one taken as an
+            // alert lands can show it in one series and not the next: keep a scrape in which none did.
+            java.util.function.Predicate<String> settled = text -> infBucketTotal(text) > 0 && infBucketsEqualCounts(text);
+            Thread delays = scrapeWhenListening(metricsPort, withDelays, settled, settled);
             r = CheckCommandTest.run("demo", "--duration", "3", "--rate", "500", "--metrics-port",
                     Integer.toString(metricsPort));
             opened = watch.opened();
@@ -85,6 +87,22 @@ class LoopbackOnlyIT {
             }
         }
         return total;
+    }
+
+    /** Whether each subtask's +Inf bucket equals its count in this scrape (both present). */
+    private static boolean infBucketsEqualCounts(String text) {
+        java.util.Map<String, Double> inf = new java.util.HashMap<>();
+        java.util.Map<String, Double> counts = new java.util.HashMap<>();
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            String series = LE.matcher(m.group(2)).replaceAll("").replaceAll(",$", "");
+            if (m.group(1).endsWith("_count")) {
+                counts.put(series, Double.parseDouble(m.group(3)));
+            } else if (m.group(1).endsWith("_bucket") && m.group(2).contains("le=\"+Inf\"")) {
+                inf.put(series, Double.parseDouble(m.group(3)));
+            }
+        }
+        return !inf.isEmpty() && inf.equals(counts);
     }
 
     /**
