@@ -31,6 +31,9 @@ public final class KeyPool {
     private final int maxWritesPerKey;
     private final KeyDistribution distribution;
     private long nextFreshKey;
+    /** What {@link #advanceTo} returns when no key leaves: asked before every transaction, so never allocated. */
+    private static final long[] NONE_LEFT = new long[0];
+
     private final long firstKey;
     /** Whether this pool's keys follow generations of time ({@link #sharedByTime}). */
     private boolean shared;
@@ -86,9 +89,9 @@ public final class KeyPool {
             throw new IllegalStateException("a pool that retires keys by count does not follow generations");
         }
         if (generation <= this.generation) {
-            return new long[0];
+            return NONE_LEFT;
         }
-        long[] left = this.generation < 0 ? new long[0] : keys.clone();
+        long[] left = this.generation < 0 ? NONE_LEFT : keys.clone();
         for (int slot = 0; slot < keys.length; slot++) {
             keys[slot] = Math.addExact(firstKey + slot, Math.multiplyExact((long) keys.length, generation));
             valuesIssued[slot] = 0;

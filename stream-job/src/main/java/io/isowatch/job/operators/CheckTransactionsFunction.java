@@ -628,10 +628,7 @@ public final class CheckTransactionsFunction extends KeyedProcessFunction<String
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         Live history = history(ctx.getCurrentKey());
         long watermark = ctx.timerService().currentWatermark();
-        for (AgentLane lane : history.merge.lanes()) {
-            lane.letGo(lane.order.take(ctx.timeDomain(), timestamp, watermark));
-        }
-        List<HistoryEvent> run = history.merge.take(watermark);
+        List<HistoryEvent> run = history.merge.release(ctx.timeDomain(), timestamp, watermark);
         if (watermark != Long.MIN_VALUE && history.lastEviction == Long.MIN_VALUE) {
             history.lastEviction = watermark; // evictions count from the first release under a watermark
         }

@@ -2,6 +2,8 @@ package io.isowatch.job.operators;
 
 import io.isowatch.history.HistoryEvent;
 
+import org.apache.flink.streaming.api.TimeDomain;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -95,20 +97,33 @@ final class HistoryMerge {
     }
 
     /**
-     * Removes and returns the events that may enter the checker now, in merge order.
+     * Lets each agent's order release what a firing timer allows ({@link ReleaseOrder#take}),
+     * then removes and returns the events that may enter the checker now, in merge order. A lone
+     * agent's run is returned as its order released it, without passing through the ready queue.
      *
      * @param watermarkMillis the job's watermark; {@code Long.MAX_VALUE} at the end of the input
      */
-    List<HistoryEvent> take(long watermarkMillis) {
-        List<HistoryEvent> out = new ArrayList<>();
+    List<HistoryEvent> release(TimeDomain domain, long timestamp, long watermarkMillis) {
         if (!fleet) {
-            for (AgentLane lane : lanes.values()) {
-                while (lane.hasReady()) {
-                    out.add(lane.merge());
-                }
+            if (lanes.isEmpty()) {
+                return new ArrayList<>();
             }
-            return out;
+            AgentLane lane = lanes.values().iterator().next(); // a history that is no fleet's has one agent
+            List<HistoryEvent> run = lane.order.take(domain, timestamp, watermarkMillis);
+            if (!run.isEmpty()) {
+                lane.merged(run.get(run.size() - 1));
+            }
+            return run;
         }
+        for (AgentLane lane : lanes.values()) {
+            lane.letGo(lane.order.take(domain, timestamp, watermarkMillis));
+        }
+        return take(watermarkMillis);
+    }
+
+    /** Removes and returns a fleet's ready events that may enter the checker now, in merge order. */
+    private List<HistoryEvent> take(long watermarkMillis) {
+        List<HistoryEvent> out = new ArrayList<>();
         long afterWatermark = afterWatermark(watermarkMillis);
         while (true) {
             AgentLane best = null;
